@@ -1,0 +1,43 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ApiIndexModule } from './api-index/api-index.module.js';
+import { AuthModule } from './auth/auth.module.js';
+import { CommonModule } from './common/common.module.js';
+import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
+import type { RouteIndex } from './common/http/route-index.js';
+import { ApiValidationPipe } from './common/validation/api-validation.pipe.js';
+import { ConfigModule } from './config/config.module.js';
+import type { Environment } from './config/environment.js';
+import { DatabaseModule } from './database/database.module.js';
+import type { DatabaseTarget } from './database/database.js';
+import { DomainsModule } from './domains/domains.module.js';
+import { HealthModule } from './health/health.module.js';
+import { HostsModule } from './hosts/hosts.module.js';
+import { PlatformsModule } from './platforms/platforms.module.js';
+import { ScansModule } from './scans/scans.module.js';
+
+/** The HTTP API: every feature module behind one guard, one validation pipe and one error filter. */
+@Module({})
+export class AppModule {
+  static forRoot(env: Environment, database: DatabaseTarget, routes: RouteIndex): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(env),
+        CommonModule.forRoot(routes),
+        DatabaseModule.forRoot(database, env),
+        AuthModule,
+        PlatformsModule,
+        DomainsModule,
+        HostsModule,
+        ScansModule,
+        HealthModule,
+        ApiIndexModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: APP_PIPE, useClass: ApiValidationPipe },
+      ],
+    };
+  }
+}

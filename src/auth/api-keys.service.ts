@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import type { ApiKeyEntity, Scope } from './api-key.entity.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
+import { generateToken, hashToken, isWellFormedToken, tokenHint } from './token.js';
+
+export interface AuthenticatedKey {
+  id: string;
+  name: string;
+  userId: string;
+  scopes: Scope[];
+}
+
+export class KeyError extends Error {}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(private readonly keys: ApiKeysRepository) {}
+
+  /** The identity behind a presented token, or the contract's 401 error. */
+  async authenticate(token: string): Promise<AuthenticatedKey> {
+    if (!isWellFormedToken(token)) throw new ApiError('invalid_token', 'API key is malformed');
+    const key = await this.keys.findByHashAndTouch(hashToken(token));
+    if (!key) throw new ApiError('invalid_token', 'API key is not recognised');
+    if (key.revoked) throw new ApiError('revoked_token', 'API key has been revoked by its owner');
+    return { id: key.id, name: key.name, userId: key.userId, scopes: key.scopes };
+  }
+
+  /** Creates a key; the token is returned this once and only its hash is kept. */
+  async create(name: string, userId: string, scopes: Scope[]): Promise<{ key: ApiKeyEntity; token: string }> {
+    if (!/^\S(.{0,98}\S)?$/.test(name)) throw new KeyError('name must be 1 to 100 characters, not starting or ending with a space');
+    if (await this.keys.existsActiveName(name)) throw new KeyError(`an active key named "${name}" already exists`);
+    const token = generateToken();
+    const key = await this.keys.insert({ name, userId, keyHash: hashToken(token), keyHint: tokenHint(token), scopes });
+    return { key, token };
+  }
+
+  list(): Promise<ApiKeyEntity[]> {
+    return this.keys.list();
+  }
+
+  async revoke(idOrName: string): Promise<{ id: string; name: string }> {
+    const revoked = await this.keys.revoke(idOrName);
+    if (!revoked) throw new KeyError(`no active key with id or name "${idOrName}"`);
+    return revoked;
+  }
+}

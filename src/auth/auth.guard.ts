@@ -1,0 +1,51 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../common/errors/api-error.js';
+import { IS_PUBLIC, REQUIRED_SCOPE } from '../common/decorators/auth.decorators.js';
+import type { Scope } from './api-key.entity.js';
+import { ApiKeysService } from './api-keys.service.js';
+
+/** Reads the key from `Authorization: Bearer` or `X-API-Key`; the two are equivalent. */
+export function presentedToken(headers: FastifyRequest['headers']): string | null {
+  const authorization = headers.authorization;
+  const apiKey = headers['x-api-key'];
+  let bearer: string | null = null;
+  if (typeof authorization === 'string' && authorization.trim() !== '') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
+    if (!match) throw new ApiError('invalid_token', 'Authorization header must be "Bearer <API key>"');
+    bearer = match[1];
+  }
+  const header = typeof apiKey === 'string' && apiKey.trim() !== '' ? apiKey.trim() : null;
+  if (Array.isArray(apiKey)) throw new ApiError('invalid_token', 'Send one X-API-Key header');
+  if (bearer && header && bearer !== header) {
+    throw new ApiError('invalid_token', 'Authorization and X-API-Key carry different keys');
+  }
+  return bearer ?? header;
+}
+
+/** Global: every route needs a valid, unrevoked key with the route's scope unless marked @Public(). */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const token = presentedToken(request.headers);
+    if (!token) {
+      throw new ApiError('missing_token', 'Send your API key as "Authorization: Bearer <key>" or "X-API-Key: <key>"');
+    }
+    const key = await this.keys.authenticate(token);
+    const scope = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'read';
+    if (!key.scopes.includes(scope)) {
+      throw new ApiError('insufficient_scope', `This endpoint needs a key with the "${scope}" scope`);
+    }
+    request.apiKey = key;
+    return true;
+  }
+}

@@ -1,0 +1,16 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentKey, RequireScope } from '../common/decorators/auth.decorators.js';
+import { envelope } from '../common/envelope.js';
+import type { AuthenticatedKey } from './api-keys.service.js';
+
+@ApiTags('Getting started')
+@Controller('me')
+export class MeController {
+  @Get()
+  @RequireScope('read')
+  @ApiOperation({ summary: 'The identity of the presented key' })
+  me(@CurrentKey() key: AuthenticatedKey) {
+    return envelope({ user_id: key.userId, key: { name: key.name, scopes: key.scopes } });
+  }
+}

@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import { CommandFactory } from 'nest-commander';
+import { CliError } from './cli/cli-output.js';
+import { CliModule } from './cli/cli.module.js';
+import { ConfigError, loadEnvironment } from './config/environment.js';
+import { openDatabase } from './database/database.js';
+
+/** One clear line on stderr and a non-zero exit; no stack trace for an operator's mistake. */
+function fail(error: unknown): never {
+  const message = error instanceof Error ? error.message : String(error);
+  const known = error instanceof CliError || error instanceof ConfigError;
+  process.stderr.write(`error: ${known ? message : `unexpected failure: ${message}`}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const env = loadEnvironment();
+  // Attaches to a running service's embedded database rather than opening its directory a second time.
+  const database = await openDatabase(env, 'attach');
+  let failure: unknown = null;
+  try {
+    const app = await CommandFactory.createWithoutRunning(CliModule.forRoot(env, database.target), {
+      logger: ['fatal', 'error'],
+      abortOnError: false,
+      cliName: 'subdomain-monitor',
+      errorHandler: (error) => {
+        // commander's own exits (help, version) are not failures
+        const code = (error as { exitCode?: number }).exitCode ?? 1;
+        if (code === 0) process.exit(0);
+        failure = new CliError(error.message.replace(/^error: /, ''));
+      },
+      serviceErrorHandler: (error) => {
+        failure = error;
+      },
+    });
+    await CommandFactory.runApplication(app);
+    await app.close();
+  } catch (error) {
+    failure = error;
+  } finally {
+    await database.close();
+  }
+  if (failure) fail(failure);
+}
+
+main().catch(fail);

@@ -1,0 +1,48 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ApiKeysRepository } from '../auth/api-keys.repository.js';
+import { ApiKeysService } from '../auth/api-keys.service.js';
+import { ApiKeyEntity } from '../auth/api-key.entity.js';
+import { ConfigModule } from '../config/config.module.js';
+import type { Environment } from '../config/environment.js';
+import { DatabaseModule } from '../database/database.module.js';
+import type { DatabaseTarget } from '../database/database.js';
+import { DomainsModule } from '../domains/domains.module.js';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CliOutput } from './cli-output.js';
+import {
+  DomainsAddCommand,
+  DomainsCommand,
+  DomainsDisableCommand,
+  DomainsEnableCommand,
+  DomainsListCommand,
+  DomainsRemoveCommand,
+} from './domains.command.js';
+import { MigrateCommand } from './migrate.command.js';
+import { TokensCommand, TokensCreateCommand, TokensListCommand, TokensRevokeCommand } from './tokens.command.js';
+
+/** The operator's commands, on the same modules and database as the service. */
+@Module({})
+export class CliModule {
+  static forRoot(env: Environment, database: DatabaseTarget): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [ConfigModule.forRoot(env), DatabaseModule.forRoot(database, env), TypeOrmModule.forFeature([ApiKeyEntity]), DomainsModule],
+      providers: [
+        CliOutput,
+        ApiKeysRepository,
+        ApiKeysService,
+        TokensCommand,
+        TokensCreateCommand,
+        TokensListCommand,
+        TokensRevokeCommand,
+        DomainsCommand,
+        DomainsAddCommand,
+        DomainsEnableCommand,
+        DomainsDisableCommand,
+        DomainsRemoveCommand,
+        DomainsListCommand,
+        MigrateCommand,
+      ],
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import { Injectable, type PipeTransform } from '@nestjs/common';
+import { rootDomainProblem } from '../../domains/root-domain.js';
+import { ApiError } from '../errors/api-error.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path segment that must be a root domain: 400 invalid_domain otherwise. */
+@Injectable()
+export class RootDomainPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    const problem = rootDomainProblem(value);
+    if (problem) throw new ApiError('invalid_domain', `domain ${problem}`);
+    return value;
+  }
+}
+
+/** A path segment that must be a UUID: 400 invalid_id otherwise. */
+@Injectable()
+export class UuidPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (!UUID.test(value)) throw new ApiError('invalid_id', 'id must be a UUID');
+    return value.toLowerCase();
+  }
+}

@@ -1,0 +1,50 @@
+import { type LogLevel as NestLogLevel, ConsoleLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module.js';
+import { requestIdFor } from './common/http/request-id.js';
+import { API_PREFIX, RouteIndex, rewriteMirrorPrefix } from './common/http/route-index.js';
+import type { Environment, LogLevel } from './config/environment.js';
+import type { DatabaseTarget } from './database/database.js';
+
+export const BODY_LIMIT = 16 * 1024;
+
+const NEST_LEVELS: Record<LogLevel, NestLogLevel[]> = {
+  fatal: ['fatal'],
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  info: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
+  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+};
+
+export function createLogger(env: Environment): ConsoleLogger {
+  return new ConsoleLogger({ json: true, logLevels: NEST_LEVELS[env.LOG_LEVEL], colors: false });
+}
+
+/** Builds the API on Fastify: both prefixes, request ids on every response, the contract's errors everywhere. */
+export async function createApp(env: Environment, database: DatabaseTarget): Promise<NestFastifyApplication> {
+  const routes = new RouteIndex();
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT,
+    genReqId: requestIdFor,
+    rewriteUrl: (req: { url?: string }) => rewriteMirrorPrefix(req.url ?? '/'),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    return503OnClosing: true,
+  });
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, database, routes), adapter, {
+    logger: createLogger(env),
+    abortOnError: false,
+  });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready'] });
+  await app.init();
+  await fastify.ready();
+  return app;
+}

@@ -1,0 +1,35 @@
+import type { DataSourceOptions } from 'typeorm';
+import { ApiKeyEntity } from '../auth/api-key.entity.js';
+import type { Environment } from '../config/environment.js';
+import { DomainEntity } from '../domains/domain.entity.js';
+import { HostEntity } from '../hosts/host.entity.js';
+import { PlatformEntity } from '../platforms/platform.entity.js';
+import { ScanEntity } from '../scans/scan.entity.js';
+import { MIGRATIONS } from './migrations.js';
+import type { DatabaseTarget } from './database.js';
+
+export const ENTITIES = [PlatformEntity, DomainEntity, HostEntity, ScanEntity, ApiKeyEntity];
+
+export function dataSourceOptions(target: DatabaseTarget, env: Environment): DataSourceOptions {
+  const connection =
+    target.kind === 'server'
+      ? { url: target.url }
+      : { host: target.host, port: target.port, username: 'postgres', database: 'postgres' };
+  return {
+    type: 'postgres',
+    ...connection,
+    applicationName: 'subdomain-monitor',
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    // PGlite runs one backend: a second pooled connection inside a transaction would deadlock.
+    poolSize: target.kind === 'embedded' ? 1 : env.DATABASE_POOL_SIZE,
+    extra: {
+      connectionTimeoutMillis: 5000,
+      statement_timeout: env.QUERY_TIMEOUT_MS,
+      idle_in_transaction_session_timeout: 60_000,
+    },
+  };
+}

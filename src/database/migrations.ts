@@ -1,0 +1,26 @@
+import type { DataSource } from 'typeorm';
+import { InitialSchema1763700000000 } from '../../migrations/1763700000000-InitialSchema.js';
+
+export const MIGRATIONS = [InitialSchema1763700000000];
+
+// Any constant works; it only has to be the same in every process of this service.
+const MIGRATION_LOCK = 7_304_113_211;
+
+/**
+ * Applies pending migrations. On a shared server an advisory lock makes concurrent starts wait for each
+ * other instead of racing; the embedded database has one process and one connection, so it needs none.
+ */
+export async function runMigrations(dataSource: DataSource, shared: boolean): Promise<string[]> {
+  if (!shared) return names(await dataSource.runMigrations({ transaction: 'each' }));
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    return names(await dataSource.runMigrations({ transaction: 'each' }));
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await runner.release();
+  }
+}
+
+const names = (ran: { name: string }[]) => ran.map((m) => m.name);

@@ -1,0 +1,68 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+  Unique,
+  UpdateDateColumn,
+} from 'typeorm';
+import { PlatformEntity } from '../platforms/platform.entity.js';
+
+export type ScanOutcome = 'running' | 'success' | 'error';
+
+@Entity('domains')
+@Unique('domains_domain_key', ['domain'])
+@Check('domains_domain_lower_check', 'domain = lower(domain)')
+@Index('domains_platform_idx', ['platformSlug', 'domain'])
+@Index('domains_due_idx', ['nextScanAt'], { where: 'enabled' })
+@Index('domains_queued_idx', ['queuedAt'], { where: 'queued_at IS NOT NULL' })
+@Index('domains_domain_trgm_idx', { synchronize: false })
+export class DomainEntity {
+  @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })
+  id: number;
+
+  @Column('text')
+  domain: string;
+
+  @Column('text', { name: 'platform_slug' })
+  platformSlug: string;
+
+  @ManyToOne(() => PlatformEntity, { nullable: false })
+  @JoinColumn({ name: 'platform_slug', foreignKeyConstraintName: 'domains_platform_fkey' })
+  platform?: Relation<PlatformEntity>;
+
+  @Column('text', { nullable: true })
+  program: string | null;
+
+  @Column('boolean', { default: true })
+  enabled: boolean;
+
+  @Column('integer', { name: 'total_subdomains', default: 0 })
+  totalSubdomains: number;
+
+  @Column('integer', { name: 'new_subdomains_last_scan', default: 0 })
+  newSubdomainsLastScan: number;
+
+  @Column('timestamptz', { name: 'last_scanned_at', nullable: true })
+  lastScannedAt: Date | null;
+
+  @Column('text', { name: 'last_scan_status', nullable: true })
+  lastScanStatus: ScanOutcome | null;
+
+  @Column('timestamptz', { name: 'next_scan_at', default: () => 'now()' })
+  nextScanAt: Date;
+
+  @Column('timestamptz', { name: 'queued_at', nullable: true })
+  queuedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt: Date;
+}

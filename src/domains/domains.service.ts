@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { PlatformsRepository } from '../platforms/platforms.repository.js';
+import type { DomainEntity } from './domain.entity.js';
+import { DomainsRepository } from './domains.repository.js';
+import { rootDomainProblem } from './root-domain.js';
+
+/** A bad argument from an operator; the CLI prints its message alone. */
+export class DomainInputError extends Error {}
+
+@Injectable()
+export class DomainsService {
+  constructor(
+    private readonly domains: DomainsRepository,
+    private readonly platforms: PlatformsRepository,
+  ) {}
+
+  /** Validates every name before writing any, so a bad argument leaves nothing half-written. */
+  async add(names: string[], platformSlug: string, program: string | null, enabled: boolean) {
+    const unique = this.validNames(names);
+    if (!(await this.platforms.findBySlug(platformSlug))) {
+      const known = await this.platforms.listSlugs();
+      throw new DomainInputError(`unknown platform "${platformSlug}" (one of: ${known.join(', ')})`);
+    }
+    const added = await this.domains.insertMissing(
+      unique.map((domain) => ({ domain, platformSlug, program, enabled })),
+    );
+    return { added, existing: unique.filter((d) => !added.includes(d)) };
+  }
+
+  async setEnabled(names: string[], enabled: boolean) {
+    const unique = this.validNames(names);
+    const changed = await this.domains.setEnabled(unique, enabled);
+    return { changed, unknown: unique.filter((d) => !changed.includes(d)) };
+  }
+
+  async remove(names: string[]) {
+    const unique = this.validNames(names);
+    const removed = await this.domains.remove(unique);
+    return { removed, unknown: unique.filter((d) => !removed.includes(d)) };
+  }
+
+  list(): Promise<DomainEntity[]> {
+    return this.domains.list();
+  }
+
+  private validNames(names: string[]): string[] {
+    if (names.length === 0) throw new DomainInputError('give at least one domain');
+    for (const name of names) {
+      const problem = rootDomainProblem(name);
+      if (problem) throw new DomainInputError(`"${name}" ${problem}`);
+    }
+    return [...new Set(names)];
+  }
+}

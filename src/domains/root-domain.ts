@@ -1,0 +1,25 @@
+import { parse } from 'tldts';
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/**
+ * Why value is not a bare, lowercase, registrable root domain (example.com, example.co.uk), or null when
+ * it is one. Registrable means one label below a public suffix of the ICANN section of the Public Suffix List.
+ */
+export function rootDomainProblem(value: string): string | null {
+  if (value.length === 0 || value.length > 253) return 'must be 1 to 253 characters';
+  if (value !== value.toLowerCase()) return 'must be lowercase';
+  if (/[/:?#@\s]/.test(value)) return 'must be a bare domain, without scheme, port or path';
+  const labels = value.split('.');
+  if (labels.length < 2 || !labels.every((l) => LABEL.test(l))) return 'is not a valid domain name';
+  if (/^\d+$/.test(labels[labels.length - 1])) return 'is not a valid domain name';
+  const parsed = parse(value);
+  if (parsed.domain !== value) {
+    return parsed.domain ? `is not a root domain (its root domain is ${parsed.domain})` : 'is not a registrable domain';
+  }
+  return null;
+}
+
+export function isRootDomain(value: unknown): value is string {
+  return typeof value === 'string' && rootDomainProblem(value) === null;
+}

@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { ConfigError, loadEnvironment } from './config/environment.js';
+import { createApp, createLogger } from './create-app.js';
+import { DataDirInUseError } from './database/embedded-database.js';
+import { openDatabase } from './database/database.js';
+
+async function main(): Promise<void> {
+  const env = loadEnvironment();
+  const logger = createLogger(env);
+  const database = await openDatabase(env, 'own');
+  const app = await createApp(env, database.target);
+  await app.listen(env.PORT, env.HOST);
+  logger.log(`Subdomain Monitor listening on ${await app.getUrl()} (database: ${database.target.kind})`, 'Main');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal} received, shutting down`, 'Main');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  // Start-up failures are one line on stderr: the bad variable, the busy data directory, the unreachable server.
+  const known = error instanceof ConfigError || error instanceof DataDirInUseError;
+  process.stderr.write(`${known ? (error as Error).message : `Start-up failed: ${(error as Error)?.message ?? String(error)}`}\n`);
+  process.exit(1);
+});

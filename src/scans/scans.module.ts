@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainsModule } from '../domains/domains.module.js';
+import { ScanEntity } from './scan.entity.js';
+import { ScansController } from './scans.controller.js';
+import { ScansService } from './scans.service.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ScanEntity]), DomainsModule],
+  controllers: [ScansController],
+  providers: [ScansService],
+})
+export class ScansModule {}
