@@ -42,6 +42,8 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, database, routes), adapter, {
     logger: createLogger(env),
     abortOnError: false,
+    // Only Fastify's JSON parser: a form or any other body type is answered with 400 invalid_body.
+    bodyParser: false,
   });
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready'] });
   await app.init();

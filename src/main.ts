@@ -28,6 +28,6 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // Start-up failures are one line on stderr: the bad variable, the busy data directory, the unreachable server.
   const known = error instanceof ConfigError || error instanceof DataDirInUseError;
-  process.stderr.write(`${known ? (error as Error).message : `Start-up failed: ${(error as Error)?.message ?? String(error)}`}\n`);
+  process.stderr.write(`${known ? error.message : `Start-up failed: ${(error as Error)?.message ?? String(error)}`}\n`);
   process.exit(1);
 });

@@ -28,7 +28,8 @@ export class ApiKeysService {
 
   /** Creates a key; the token is returned this once and only its hash is kept. */
   async create(name: string, userId: string, scopes: Scope[]): Promise<{ key: ApiKeyEntity; token: string }> {
-    if (!/^\S(.{0,98}\S)?$/.test(name)) throw new KeyError('name must be 1 to 100 characters, not starting or ending with a space');
+    if (!/^\S(.{0,98}\S)?$/.test(name))
+      throw new KeyError('name must be 1 to 100 characters, not starting or ending with a space');
     if (await this.keys.existsActiveName(name)) throw new KeyError(`an active key named "${name}" already exists`);
     const token = generateToken();
     const key = await this.keys.insert({ name, userId, keyHash: hashToken(token), keyHint: tokenHint(token), scopes });

@@ -17,7 +17,11 @@ export class CliOutput {
   /** Columns padded to the widest cell, for lists an operator reads. */
   table(headers: string[], body: string[][]): void {
     const widths = headers.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-    const format = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+    const format = (cells: string[]) =>
+      cells
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd();
     this.line(format(headers));
     for (const row of body) this.line(format(row));
   }

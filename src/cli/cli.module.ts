@@ -26,7 +26,12 @@ export class CliModule {
   static forRoot(env: Environment, database: DatabaseTarget): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(env), DatabaseModule.forRoot(database, env), TypeOrmModule.forFeature([ApiKeyEntity]), DomainsModule],
+      imports: [
+        ConfigModule.forRoot(env),
+        DatabaseModule.forRoot(database, env),
+        TypeOrmModule.forFeature([ApiKeyEntity]),
+        DomainsModule,
+      ],
       providers: [
         CliOutput,
         ApiKeysRepository,

@@ -23,7 +23,8 @@ export class DomainsAddCommand extends CommandRunner {
   }
 
   async run(names: string[], options: AddOptions): Promise<void> {
-    if (!options.platform) throw new CliError('--platform is required (self, hackerone, bugcrowd, intigriti or yeswehack)');
+    if (!options.platform)
+      throw new CliError('--platform is required (self, hackerone, bugcrowd, intigriti or yeswehack)');
     const { added, existing } = await this.domains
       .add(names, options.platform, options.program ?? null, !options.disabled)
       .catch(asCliError);
@@ -31,7 +32,10 @@ export class DomainsAddCommand extends CommandRunner {
     for (const d of existing) this.out.line(`already tracked ${d}`);
   }
 
-  @Option({ flags: '--platform <slug>', description: 'Platform slug: self, hackerone, bugcrowd, intigriti or yeswehack' })
+  @Option({
+    flags: '--platform <slug>',
+    description: 'Platform slug: self, hackerone, bugcrowd, intigriti or yeswehack',
+  })
   parsePlatform(value: string): string {
     return value;
   }
@@ -70,7 +74,11 @@ export class DomainsEnableCommand extends DomainsChangeCommand {
   }
 }
 
-@SubCommand({ name: 'disable', arguments: '<domains...>', description: 'Stop scanning these domains, keeping their hosts' })
+@SubCommand({
+  name: 'disable',
+  arguments: '<domains...>',
+  description: 'Stop scanning these domains, keeping their hosts',
+})
 export class DomainsDisableCommand extends DomainsChangeCommand {
   async run(names: string[]): Promise<void> {
     const r = await this.domains.setEnabled(names, false).catch(asCliError);
@@ -78,7 +86,11 @@ export class DomainsDisableCommand extends DomainsChangeCommand {
   }
 }
 
-@SubCommand({ name: 'remove', arguments: '<domains...>', description: 'Stop tracking these domains and delete their hosts and scans' })
+@SubCommand({
+  name: 'remove',
+  arguments: '<domains...>',
+  description: 'Stop tracking these domains and delete their hosts and scans',
+})
 export class DomainsRemoveCommand extends DomainsChangeCommand {
   async run(names: string[]): Promise<void> {
     const r = await this.domains.remove(names).catch(asCliError);
@@ -115,10 +127,16 @@ export class DomainsListCommand extends CommandRunner {
 @Command({
   name: 'domains',
   description: 'Add, enable, disable, remove and list tracked root domains',
-  subCommands: [DomainsAddCommand, DomainsEnableCommand, DomainsDisableCommand, DomainsRemoveCommand, DomainsListCommand],
+  subCommands: [
+    DomainsAddCommand,
+    DomainsEnableCommand,
+    DomainsDisableCommand,
+    DomainsRemoveCommand,
+    DomainsListCommand,
+  ],
 })
 export class DomainsCommand extends CommandRunner {
-  async run(): Promise<void> {
-    throw new CliError('usage: domains add|enable|disable|remove|list');
+  run(): Promise<void> {
+    return Promise.reject(new CliError('usage: domains add|enable|disable|remove|list'));
   }
 }

@@ -12,8 +12,9 @@ export class MigrateCommand extends CommandRunner {
     super();
   }
 
-  async run(): Promise<void> {
+  run(): Promise<void> {
     if (this.report.applied.length === 0) this.out.line('Database schema is up to date.');
     for (const name of this.report.applied) this.out.line(`applied ${name}`);
+    return Promise.resolve();
   }
 }

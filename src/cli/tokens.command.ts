@@ -10,7 +10,10 @@ interface CreateOptions {
 }
 
 export function parseScopes(value: string): Scope[] {
-  const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = scopes.find((s) => !(SCOPES as readonly string[]).includes(s));
   if (bad || scopes.length === 0) throw new CliError(`--scopes must be "read" or "read,write", got "${value}"`);
   // write implies read: a key that may queue scans may also see their results
@@ -29,8 +32,12 @@ export class TokensCreateCommand extends CommandRunner {
   async run(_: string[], options: CreateOptions): Promise<void> {
     if (!options.name) throw new CliError('--name is required');
     const scopes = options.scopes ?? ['read'];
-    const { key, token } = await this.keys.create(options.name, options.user ?? 'operator', scopes).catch(rethrowKeyError);
-    this.out.note(`Created key "${key.name}" (id ${key.id}) for user ${key.userId} with scopes ${key.scopes.join(',')}.`);
+    const { key, token } = await this.keys
+      .create(options.name, options.user ?? 'operator', scopes)
+      .catch(rethrowKeyError);
+    this.out.note(
+      `Created key "${key.name}" (id ${key.id}) for user ${key.userId} with scopes ${key.scopes.join(',')}.`,
+    );
     this.out.note('Store it now: it is shown only this once.');
     this.out.line(token);
   }
@@ -64,12 +71,25 @@ export class TokensListCommand extends CommandRunner {
     const keys = await this.keys.list();
     this.out.table(
       ['ID', 'NAME', 'USER', 'SCOPES', 'HINT', 'CREATED', 'LAST USED', 'REVOKED'],
-      keys.map((k) => [k.id, k.name, k.userId, k.scopes.join(','), k.keyHint, iso(k.createdAt), iso(k.lastUsedAt), iso(k.revokedAt)]),
+      keys.map((k) => [
+        k.id,
+        k.name,
+        k.userId,
+        k.scopes.join(','),
+        k.keyHint,
+        iso(k.createdAt),
+        iso(k.lastUsedAt),
+        iso(k.revokedAt),
+      ]),
     );
   }
 }
 
-@SubCommand({ name: 'revoke', arguments: '<nameOrId>', description: 'Revoke a key by name or id; it stops working on the next request' })
+@SubCommand({
+  name: 'revoke',
+  arguments: '<nameOrId>',
+  description: 'Revoke a key by name or id; it stops working on the next request',
+})
 export class TokensRevokeCommand extends CommandRunner {
   constructor(
     private readonly keys: ApiKeysService,
@@ -90,8 +110,8 @@ export class TokensRevokeCommand extends CommandRunner {
   subCommands: [TokensCreateCommand, TokensListCommand, TokensRevokeCommand],
 })
 export class TokensCommand extends CommandRunner {
-  async run(): Promise<void> {
-    throw new CliError('usage: tokens create|list|revoke');
+  run(): Promise<void> {
+    return Promise.reject(new CliError('usage: tokens create|list|revoke'));
   }
 }
 

@@ -11,15 +11,11 @@ const DOCS = Symbol('env-var-docs');
 /** Records a variable's default and meaning so the README table can be checked against the class. */
 export function EnvVar(description: string, defaultValue = '(unset)'): PropertyDecorator {
   return (target, key) => {
-    const docs: EnvVarDoc[] = Reflect.getMetadata(DOCS, target) ?? [];
-    Reflect.defineMetadata(
-      DOCS,
-      [...docs, { name: String(key), default: defaultValue, description }],
-      target,
-    );
+    const docs = (Reflect.getMetadata(DOCS, target) as EnvVarDoc[] | undefined) ?? [];
+    Reflect.defineMetadata(DOCS, [...docs, { name: String(key), default: defaultValue, description }], target);
   };
 }
 
 export function envVarDocs(cls: abstract new () => object): EnvVarDoc[] {
-  return Reflect.getMetadata(DOCS, cls.prototype) ?? [];
+  return (Reflect.getMetadata(DOCS, cls.prototype as object) as EnvVarDoc[] | undefined) ?? [];
 }

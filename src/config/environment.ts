@@ -15,8 +15,7 @@ import { EnvVar, envVarDocs } from './env-var.decorator.js';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-const toLower = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.trim().toLowerCase() : value;
+const toLower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -75,7 +74,10 @@ export class Environment {
   @IsIn(['on', 'off'])
   WORKER: OnOff = 'on';
 
-  @EnvVar('Public base URL of the service, used in the OpenAPI document and sign-in links.', '(derived from HOST and PORT)')
+  @EnvVar(
+    'Public base URL of the service, used in the OpenAPI document and sign-in links.',
+    '(derived from HOST and PORT)',
+  )
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'PUBLIC_URL must be an http:// or https:// URL' })
   @MaxLength(2048)

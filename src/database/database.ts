@@ -2,9 +2,7 @@ import type { Environment } from '../config/environment.js';
 import { EmbeddedDatabase } from './embedded-database.js';
 
 /** How to reach PostgreSQL: a server by URL, or the embedded one by host (or socket directory) and port. */
-export type DatabaseTarget =
-  | { kind: 'server'; url: string }
-  | { kind: 'embedded'; host: string; port: number };
+export type DatabaseTarget = { kind: 'server'; url: string } | { kind: 'embedded'; host: string; port: number };
 
 export interface OpenDatabase {
   target: DatabaseTarget;

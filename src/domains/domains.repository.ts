@@ -28,7 +28,12 @@ export class DomainsRepository {
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[])
        ON CONFLICT (domain) DO NOTHING
        RETURNING domain`,
-      [items.map((i) => i.domain), items.map((i) => i.platformSlug), items.map((i) => i.program), items.map((i) => i.enabled)],
+      [
+        items.map((i) => i.domain),
+        items.map((i) => i.platformSlug),
+        items.map((i) => i.program),
+        items.map((i) => i.enabled),
+      ],
     );
     return added.map((r) => r.domain);
   }
@@ -55,7 +60,9 @@ export class DomainsRepository {
 
   /** Asks the worker for a scan at its next tick; a domain already queued keeps its place. */
   async markQueued(id: number): Promise<void> {
-    await affected(this.domains.manager, `UPDATE domains SET queued_at = COALESCE(queued_at, now()) WHERE id = $1`, [id]);
+    await affected(this.domains.manager, `UPDATE domains SET queued_at = COALESCE(queued_at, now()) WHERE id = $1`, [
+      id,
+    ]);
   }
 
   /** Makes every enabled domain due now (index domains_due_idx); returns how many. */

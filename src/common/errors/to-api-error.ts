@@ -5,9 +5,27 @@ import { ApiError } from './api-error.js';
 const logger = new Logger('Errors');
 
 // Errors from pg and the pool that mean the database could not answer (down, timed out, refused).
-const DATABASE_ERROR_NAMES = new Set(['QueryFailedError', 'DatabaseError', 'ConnectionIsNotSetError', 'CannotConnectAlreadyConnectedError']);
-const DATABASE_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '57014', '08006', '08001', '08003']);
-const DATABASE_MESSAGES = /connection terminated|timeout exceeded when trying to connect|connection timeout|Connection terminated unexpectedly|too many connections/i;
+const DATABASE_ERROR_NAMES = new Set([
+  'QueryFailedError',
+  'DatabaseError',
+  'ConnectionIsNotSetError',
+  'CannotConnectAlreadyConnectedError',
+]);
+const DATABASE_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P03',
+  '57014',
+  '08006',
+  '08001',
+  '08003',
+]);
+const DATABASE_MESSAGES =
+  /connection terminated|timeout exceeded when trying to connect|connection timeout|Connection terminated unexpectedly|too many connections/i;
 
 function isDatabaseError(e: Error & { code?: unknown }): boolean {
   return (
@@ -46,7 +64,8 @@ export function toApiError(exception: unknown, requestId: string): ApiError {
   if (exception instanceof ApiError) return exception;
   if (exception instanceof Error) {
     // Nest hands Fastify's own 4xx errors over as an HttpException whose cause is the original.
-    const original = exception instanceof HttpException && exception.cause instanceof Error ? exception.cause : exception;
+    const original =
+      exception instanceof HttpException && exception.cause instanceof Error ? exception.cause : exception;
     const framework = fromFrameworkError(original);
     if (framework) return framework;
     if (isDatabaseError(exception)) {

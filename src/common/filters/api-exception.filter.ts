@@ -28,9 +28,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const path = request.url.split('?')[0];
     const allowed = this.routes.allowedMethods(request.url);
     if (allowed.length > 0) {
-      return new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, {
-        allow: allowed.join(', '),
-      });
+      return new ApiError(
+        'method_not_allowed',
+        `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+        {
+          allow: allowed.join(', '),
+        },
+      );
     }
     return ApiError.notFound(`No endpoint ${request.method} ${path}`);
   }

@@ -10,7 +10,10 @@ class ValidationFailed extends Error {
   }
 }
 
-function firstFailure(errors: ValidationError[], path = ''): { property: string; constraint: string; message: string } | null {
+function firstFailure(
+  errors: ValidationError[],
+  path = '',
+): { property: string; constraint: string; message: string } | null {
   for (const e of errors) {
     const property = path ? `${path}.${e.property}` : e.property;
     const [constraint, message] = Object.entries(e.constraints ?? {})[0] ?? [];

@@ -1,0 +1,46 @@
+import { ConfigError, loadEnvironment } from './environment.js';
+
+describe('environment', () => {
+  it('has the documented defaults', () => {
+    const env = loadEnvironment({});
+    expect(env).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: './data', LOG_LEVEL: 'info', WORKER: 'on' });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it('reads and converts values', () => {
+    const env = loadEnvironment({
+      PORT: '8080',
+      LOG_LEVEL: 'DEBUG',
+      DATABASE_URL: 'postgres://u:p@db:5432/sm',
+      WORKER: 'off',
+    });
+    expect(env).toMatchObject({
+      PORT: 8080,
+      LOG_LEVEL: 'debug',
+      DATABASE_URL: 'postgres://u:p@db:5432/sm',
+      WORKER: 'off',
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadEnvironment({ PORT: '' }).PORT).toBe(3000);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'Invalid configuration: PORT="abc": PORT must be an integer number'],
+    [{ PORT: '70000' }, 'Invalid configuration: PORT="70000": PORT must not be greater than 65535'],
+    [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL="loud": LOG_LEVEL must be one of the following values'],
+    [{ WORKER: 'maybe' }, 'Invalid configuration: WORKER="maybe"'],
+  ])('stops on %j with one line naming the variable', (env, message) => {
+    expect(() => loadEnvironment(env)).toThrow(ConfigError);
+    expect(() => loadEnvironment(env)).toThrow(message);
+  });
+
+  it('names a bad DATABASE_URL without echoing it, since it may hold a password', () => {
+    const attempt = () => loadEnvironment({ DATABASE_URL: 'mysql://root:hunter2@db/x' });
+    expect(attempt).toThrow(
+      'Invalid configuration: DATABASE_URL: DATABASE_URL must be a postgres:// or postgresql:// URL',
+    );
+    expect(attempt).not.toThrow(/hunter2/);
+  });
+});
