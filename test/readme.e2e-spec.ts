@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { envVarDocs } from '../src/config/env-var.decorator.js';
 import { Environment } from '../src/config/environment.js';
 
 describe('README', () => {
-  const readme = readFileSync(resolve(import.meta.dirname, '../README.md'), 'utf8');
+  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
   const section = readme.split('## Configuration')[1].split('\n## ')[0];
   const documented = [...section.matchAll(/^\| `([A-Z0-9_]+)`\s*\| (.+?)\s*\|/gm)].map((m) => ({
     name: m[1],

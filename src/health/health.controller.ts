@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { Public } from '../common/decorators/auth.decorators.js';
+import { DatabaseHealthIndicator } from './database.health.js';
 
 /** Probes for orchestrators, outside the API prefix and public: live = the process answers, ready = the database does. */
 @ApiExcludeController()
@@ -10,7 +11,7 @@ import { Public } from '../common/decorators/auth.decorators.js';
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
+    private readonly database: DatabaseHealthIndicator,
   ) {}
 
   @Get('live')
@@ -22,6 +23,6 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   ready() {
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 3000 })]);
+    return this.health.check([() => this.database.isReady()]);
   }
 }
