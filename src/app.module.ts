@@ -15,6 +15,7 @@ import { HealthModule } from './health/health.module.js';
 import { HostsModule } from './hosts/hosts.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
 import { ScansModule } from './scans/scans.module.js';
+import { StatsModule } from './stats/stats.module.js';
 
 /** The HTTP API: every feature module behind one guard, one validation pipe and one error filter. */
 @Module({})
@@ -31,6 +32,7 @@ export class AppModule {
         DomainsModule,
         HostsModule,
         ScansModule,
+        StatsModule,
         HealthModule,
         ApiIndexModule,
       ],

@@ -1,7 +1,10 @@
 import { type LogLevel as NestLogLevel, ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
+import { OpenApiDocument } from './api-index/openapi.controller.js';
+import { buildOpenApiDocument } from './common/openapi/openapi.js';
 import { requestIdFor } from './common/http/request-id.js';
 import { API_PREFIX, RouteIndex, rewriteMirrorPrefix } from './common/http/route-index.js';
 import type { Environment, LogLevel } from './config/environment.js';
@@ -46,6 +49,16 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
     bodyParser: false,
   });
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready'] });
+  const document = buildOpenApiDocument(app);
+  app.get(OpenApiDocument).document = document;
+  if (env.DOCS === 'on') {
+    SwaggerModule.setup('docs', app, document, {
+      useGlobalPrefix: false,
+      raw: false,
+      customSiteTitle: 'Subdomain Monitor API',
+      swaggerOptions: { persistAuthorization: true, displayRequestDuration: true },
+    });
+  }
   await app.init();
   await fastify.ready();
   return app;

@@ -27,9 +27,13 @@ describe('the error contract', () => {
     const res = await t.request('DELETE', '/me', { headers: bearer(writer) });
     expectError(res, 405, 'method_not_allowed');
     expect(res.headers.get('allow')).toBe('GET, HEAD');
-    const onPost = await t.request('GET', '/scans/rescan-all');
-    expectError(onPost, 405, 'method_not_allowed');
-    expect(onPost.headers.get('allow')).toBe('POST');
+    const onScans = await t.request('PUT', '/scans');
+    expectError(onScans, 405, 'method_not_allowed');
+    expect(onScans.headers.get('allow')).toBe('GET, HEAD, POST');
+    const onRescan = await t.request('DELETE', '/api/public/v1/scans/rescan-all');
+    expectError(onRescan, 405, 'method_not_allowed');
+    // GET is allowed here too: /scans/rescan-all is also the path of GET /scans/{id}
+    expect(onRescan.headers.get('allow')).toBe('GET, HEAD, POST');
   });
 
   it.each([

@@ -3,6 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/decorators/auth.decorators.js';
 import { envelope } from '../common/envelope.js';
 import { RouteIndex } from '../common/http/route-index.js';
+import { ApiEnvelope } from '../common/openapi/api-responses.js';
+import { IndexDto } from './dto/index.dto.js';
 
 export const API_VERSION = '1';
 
@@ -14,6 +16,7 @@ export class ApiIndexController {
   @Get()
   @Public()
   @ApiOperation({ summary: 'Version and the list of endpoints (public)' })
+  @ApiEnvelope(IndexDto)
   index() {
     return envelope({ version: API_VERSION, endpoints: this.routes.apiEndpoints() });
   }

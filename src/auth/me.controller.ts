@@ -2,6 +2,8 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentKey, RequireScope } from '../common/decorators/auth.decorators.js';
 import { envelope } from '../common/envelope.js';
+import { ApiEnvelope } from '../common/openapi/api-responses.js';
+import { MeDto } from '../api-index/dto/index.dto.js';
 import type { AuthenticatedKey } from './api-keys.service.js';
 
 @ApiTags('Getting started')
@@ -10,6 +12,7 @@ export class MeController {
   @Get()
   @RequireScope('read')
   @ApiOperation({ summary: 'The identity of the presented key' })
+  @ApiEnvelope(MeDto)
   me(@CurrentKey() key: AuthenticatedKey) {
     return envelope({ user_id: key.userId, key: { name: key.name, scopes: key.scopes } });
   }

@@ -74,6 +74,18 @@ export class Environment {
   @IsIn(['on', 'off'])
   WORKER: OnOff = 'on';
 
+  @EnvVar('Serve Swagger UI at /docs: on or off (the OpenAPI document is always at /api/v1/openapi.json).', 'on')
+  @Transform(toLower)
+  @IsIn(['on', 'off'])
+  DOCS: OnOff = 'on';
+
+  @EnvVar('Hours between scheduled scans of an enabled domain.', '24')
+  @Transform(toInt)
+  @Min(1)
+  @Max(8760)
+  @IsInt()
+  SCAN_INTERVAL_HOURS = 24;
+
   @EnvVar(
     'Public base URL of the service, used in the OpenAPI document and sign-in links.',
     '(derived from HOST and PORT)',

@@ -23,3 +23,21 @@ export async function rows<T>(db: Queryable, sql: string, params: unknown[] = []
 export async function affected(db: Queryable, sql: string, params: unknown[] = []): Promise<number> {
   return (await run(db, sql, params)).affected ?? 0;
 }
+
+/** A timestamptz column as ISO 8601 in UTC with all six fraction digits, exactly as stored (cursors rely on it). */
+export const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** A LIKE pattern that matches text literally anywhere: %, _ and \ in it lose their meaning (use ESCAPE '\'). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Collects parameters while a statement is assembled: `p(value)` returns its placeholder. */
+export class Params {
+  readonly values: unknown[] = [];
+
+  p(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}

@@ -45,6 +45,9 @@ export class DomainEntity {
   @Column('integer', { name: 'total_subdomains', default: 0 })
   totalSubdomains: number;
 
+  @Column('integer', { name: 'active_subdomains', default: 0 })
+  activeSubdomains: number;
+
   @Column('integer', { name: 'new_subdomains_last_scan', default: 0 })
   newSubdomainsLastScan: number;
 

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
-import { affected, rows } from '../database/sql.js';
+import { Params, affected, containsPattern, isoSql, rows } from '../database/sql.js';
+import type { DomainDetailDto, DomainDto } from './dto/domain.dto.js';
+import type { DomainSort } from './dto/list-domains.query.js';
 import { DomainEntity } from './domain.entity.js';
 
 export interface NewDomain {
@@ -11,12 +13,66 @@ export interface NewDomain {
   enabled: boolean;
 }
 
+const DOMAIN_COLUMNS = `d.domain, d.platform_slug AS platform, d.program, d.enabled, d.total_subdomains,
+  d.new_subdomains_last_scan, ${isoSql('d.last_scanned_at')} AS last_scanned_at, d.last_scan_status`;
+
+const ORDER: Record<DomainSort, string> = {
+  domain: 'd.domain',
+  total_subdomains: 'd.total_subdomains DESC, d.domain',
+  new_subdomains_last_scan: 'd.new_subdomains_last_scan DESC, d.domain',
+  last_scanned_at: 'd.last_scanned_at DESC NULLS LAST, d.domain',
+};
+
+export interface DomainFilters {
+  search?: string;
+  platform?: string;
+  enabled?: boolean;
+}
+
 @Injectable()
 export class DomainsRepository {
   constructor(@InjectRepository(DomainEntity) private readonly domains: Repository<DomainEntity>) {}
 
   findByName(domain: string): Promise<DomainEntity | null> {
     return this.domains.findOneBy({ domain });
+  }
+
+  /** A page of domains and the count of all that match (domains_domain_trgm_idx for search). */
+  async listPage(filters: DomainFilters, sort: DomainSort, limit: number, offset: number) {
+    const q = new Params();
+    const where: string[] = [];
+    if (filters.search) where.push(`d.domain LIKE ${q.p(containsPattern(filters.search.toLowerCase()))} ESCAPE '\\'`);
+    if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
+    if (filters.enabled !== undefined) where.push(`d.enabled = ${q.p(filters.enabled)}`);
+    const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const [page, [count]] = await Promise.all([
+      rows<DomainDto>(
+        this.domains.manager,
+        `SELECT ${DOMAIN_COLUMNS} FROM domains d ${condition}
+          ORDER BY ${ORDER[sort]} LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`,
+        q.values,
+      ),
+      rows<{ total: number }>(this.domains.manager, `SELECT count(*)::int AS total FROM domains d ${condition}`, q.values.slice(0, -2)),
+    ]);
+    return { rows: page, total: count.total };
+  }
+
+  /** One domain with its stats; the new-host counts range over hosts_domain_feed_idx. */
+  async findDetail(domain: string): Promise<DomainDetailDto | null> {
+    const [row] = await rows<DomainDto & { stats: DomainDetailDto['stats'] }>(
+      this.domains.manager,
+      `SELECT ${DOMAIN_COLUMNS},
+              json_build_object(
+                'total', d.total_subdomains,
+                'new_24h', (SELECT count(*) FROM hosts h WHERE h.domain_id = d.id AND h.first_seen_at >= now() - interval '24 hours'),
+                'new_7d', (SELECT count(*) FROM hosts h WHERE h.domain_id = d.id AND h.first_seen_at >= now() - interval '7 days'),
+                'active', d.active_subdomains,
+                'inactive', d.total_subdomains - d.active_subdomains
+              ) AS stats
+         FROM domains d WHERE d.domain = $1`,
+      [domain],
+    );
+    return row ?? null;
   }
 
   /** Inserts the domains that are not tracked yet, in one statement; returns the names it added. */

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
 import type { DomainEntity } from './domain.entity.js';
+import type { DomainDetailDto } from './dto/domain.dto.js';
+import type { ListDomainsQuery } from './dto/list-domains.query.js';
 import { DomainsRepository } from './domains.repository.js';
 import { rootDomainProblem } from './root-domain.js';
 
@@ -41,6 +44,18 @@ export class DomainsService {
 
   list(): Promise<DomainEntity[]> {
     return this.domains.list();
+  }
+
+  async page(query: ListDomainsQuery) {
+    const { search, platform, enabled } = query;
+    const page = await this.domains.listPage({ search, platform, enabled }, query.sort, query.limit, query.offset);
+    return { data: page.rows, meta: { limit: query.limit, offset: query.offset, total: page.total } };
+  }
+
+  async detail(name: string): Promise<DomainDetailDto> {
+    const domain = await this.domains.findDetail(name);
+    if (!domain) throw ApiError.notFound(`Domain ${name} is not tracked`);
+    return domain;
   }
 
   private validNames(names: string[]): string[] {

@@ -1,8 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainsModule } from '../domains/domains.module.js';
+import { PlatformsModule } from '../platforms/platforms.module.js';
 import { HostEntity } from './host.entity.js';
+import { DomainHostsController, PlatformHostsController, SubdomainsController } from './hosts.controller.js';
+import { HostsRepository } from './hosts.repository.js';
+import { HostsService } from './hosts.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([HostEntity])],
+  imports: [TypeOrmModule.forFeature([HostEntity]), DomainsModule, PlatformsModule],
+  controllers: [DomainHostsController, SubdomainsController, PlatformHostsController],
+  providers: [HostsRepository, HostsService],
+  exports: [HostsRepository],
 })
 export class HostsModule {}

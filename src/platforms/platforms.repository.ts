@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { rows } from '../database/sql.js';
+import type { PlatformDomainDto, PlatformDto } from './dto/platform.dto.js';
 import { PlatformEntity } from './platform.entity.js';
 
 @Injectable()
@@ -14,4 +16,46 @@ export class PlatformsRepository {
   listSlugs(): Promise<string[]> {
     return this.platforms.find({ order: { slug: 'ASC' } }).then((all) => all.map((p) => p.slug));
   }
+
+  /**
+   * Every platform (or one) with its counts: domain and host totals from the domains' live counters, and
+   * hosts first seen in the last 24 hours from a range of hosts_new_feed_idx.
+   */
+  withCounts(slug?: string): Promise<PlatformDto[]> {
+    return rows<PlatformDto>(
+      this.platforms.manager,
+      `WITH fresh AS (
+         SELECT d.platform_slug, count(*)::int AS n
+           FROM hosts h JOIN domains d ON d.id = h.domain_id
+          WHERE h.first_seen_at >= now() - interval '24 hours' ${slug ? 'AND d.platform_slug = $1' : ''}
+          GROUP BY d.platform_slug
+       ), totals AS (
+         SELECT platform_slug, count(*)::int AS domains, coalesce(sum(total_subdomains), 0)::bigint AS hosts
+           FROM domains ${slug ? 'WHERE platform_slug = $1' : ''} GROUP BY platform_slug
+       )
+       SELECT p.slug, p.name, coalesce(t.domains, 0) AS domain_count, coalesce(t.hosts, 0)::float8 AS subdomain_count,
+              coalesce(f.n, 0) AS new_24h
+         FROM platforms p
+         LEFT JOIN totals t ON t.platform_slug = p.slug
+         LEFT JOIN fresh f ON f.platform_slug = p.slug
+        ${slug ? 'WHERE p.slug = $1' : ''}
+        ORDER BY p.slug`,
+      slug ? [slug] : [],
+    );
+  }
+
+  /** A platform's root domains A→Z (domains_platform_idx). */
+  async domainsPage(platform: string, limit: number, offset: number) {
+    const [page, [count]] = await Promise.all([
+      rows<PlatformDomainDto>(
+        this.platforms.manager,
+        `SELECT d.domain, d.program, d.enabled, d.total_subdomains FROM domains d
+          WHERE d.platform_slug = $1 ORDER BY d.domain LIMIT $2 OFFSET $3`,
+        [platform, limit, offset],
+      ),
+      rows<{ total: number }>(this.platforms.manager, `SELECT count(*)::int AS total FROM domains WHERE platform_slug = $1`, [platform]),
+    ]);
+    return { rows: page, total: count.total };
+  }
+
 }

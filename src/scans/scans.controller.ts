@@ -1,21 +1,54 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../common/decorators/auth.decorators.js';
 import { envelope } from '../common/envelope.js';
+import { ApiEnvelope, ApiErrors, PageMetaDto } from '../common/openapi/api-responses.js';
+import { UuidPipe } from '../common/validation/param.pipes.js';
+import { ListScansQuery } from './dto/list-scans.query.js';
 import { QueueScanDto } from './dto/queue-scan.dto.js';
+import { QueuedScanDto, RescanAllDto, ScanDto, WorkerStatusDto } from './dto/scan.dto.js';
 import { ScansService } from './scans.service.js';
 
 @ApiTags('Scans')
+@RequireScope('read')
 @Controller('scans')
 export class ScansController {
   constructor(private readonly scans: ScansService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Scans, newest first',
+    description: 'To see whether a queued scan has run, list the domain\'s scans with limit=1 and read the first row.',
+  })
+  @ApiEnvelope(ScanDto, { isArray: true, meta: PageMetaDto })
+  @ApiErrors('invalid_query', 'invalid_domain', 'not_found')
+  list(@Query() query: ListScansQuery) {
+    return this.scans.list(query);
+  }
+
+  @Get('status')
+  @ApiOperation({ summary: "The worker's health and scan cycle" })
+  @ApiEnvelope(WorkerStatusDto)
+  async status() {
+    return envelope(await this.scans.status());
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One scan' })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiEnvelope(ScanDto)
+  @ApiErrors('invalid_id', 'not_found')
+  async get(@Param('id', UuidPipe) id: string) {
+    return envelope(await this.scans.get(id));
+  }
 
   // 202: the scan is accepted for the worker and runs in the background.
   @Post()
   @HttpCode(202)
   @RequireScope('write')
-  @ApiOperation({ summary: 'Queue a scan of one tracked root domain' })
-  @ApiAcceptedResponse({ description: 'Queued for the worker' })
+  @ApiOperation({ summary: 'Queue a scan of one tracked root domain; the worker starts it at its next tick' })
+  @ApiEnvelope(QueuedScanDto, { status: 202, description: 'Queued for the worker' })
+  @ApiErrors('invalid_body', 'invalid_domain', 'not_found', 'payload_too_large')
   async queue(@Body() body: QueueScanDto) {
     return envelope(await this.scans.queue(body.domain));
   }
@@ -24,6 +57,7 @@ export class ScansController {
   @HttpCode(202)
   @RequireScope('write')
   @ApiOperation({ summary: 'Mark every enabled domain due, so the worker starts a full sweep at its next tick' })
+  @ApiEnvelope(RescanAllDto, { status: 202, description: 'Domains marked due' })
   async rescanAll() {
     return envelope(await this.scans.rescanAll());
   }

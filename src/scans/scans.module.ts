@@ -3,11 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module.js';
 import { ScanEntity } from './scan.entity.js';
 import { ScansController } from './scans.controller.js';
+import { ScansRepository } from './scans.repository.js';
 import { ScansService } from './scans.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ScanEntity]), DomainsModule],
   controllers: [ScansController],
-  providers: [ScansService],
+  providers: [ScansRepository, ScansService],
+  exports: [ScansRepository],
 })
 export class ScansModule {}

@@ -1,20 +1,48 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
+import { Environment } from '../config/environment.js';
 import { DomainsRepository } from '../domains/domains.repository.js';
+import type { ListScansQuery } from './dto/list-scans.query.js';
+import { ScansRepository } from './scans.repository.js';
 
 @Injectable()
 export class ScansService {
-  constructor(private readonly domains: DomainsRepository) {}
+  constructor(
+    private readonly domains: DomainsRepository,
+    private readonly scans: ScansRepository,
+    private readonly env: Environment,
+  ) {}
 
   /** Queues a scan for the worker's next tick; queueing twice keeps one place in the queue. */
   async queue(name: string): Promise<{ domain: string; status: 'queued' }> {
-    const domain = await this.domains.findByName(name);
-    if (!domain) throw ApiError.notFound(`Domain ${name} is not tracked`);
+    const domain = await this.requireDomain(name);
     await this.domains.markQueued(domain.id);
     return { domain: domain.domain, status: 'queued' };
   }
 
   async rescanAll(): Promise<{ queued_domains: number }> {
     return { queued_domains: await this.domains.markAllEnabledDue() };
+  }
+
+  async list(query: ListScansQuery) {
+    const domainId = query.domain ? (await this.requireDomain(query.domain)).id : undefined;
+    const page = await this.scans.listPage({ domainId, platform: query.platform, status: query.status }, query.limit, query.offset);
+    return { data: page.rows, meta: { limit: query.limit, offset: query.offset, total: page.total } };
+  }
+
+  async get(id: string) {
+    const scan = await this.scans.findById(id);
+    if (!scan) throw ApiError.notFound(`No scan with id ${id}`);
+    return scan;
+  }
+
+  status() {
+    return this.scans.workerStatus(this.env.SCAN_INTERVAL_HOURS);
+  }
+
+  private async requireDomain(name: string) {
+    const domain = await this.domains.findByName(name);
+    if (!domain) throw ApiError.notFound(`Domain ${name} is not tracked`);
+    return domain;
   }
 }

@@ -1,5 +1,6 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import { ApiErrors } from '../openapi/api-responses.js';
 import type { FastifyRequest } from 'fastify';
 import type { Scope } from '../../auth/api-key.entity.js';
 import type { AuthenticatedKey } from '../../auth/api-keys.service.js';
@@ -12,9 +13,19 @@ export const BEARER_SCHEME = 'bearer';
 /** No token needed. Every other route is denied by default. */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 
-/** Raises the scope a route needs (read by default) and documents both ways of sending the key. */
+/**
+ * The scope a route needs (every route not marked @Public() needs at least read); documents both ways of
+ * sending the key and the errors authentication can give.
+ */
 export const RequireScope = (scope: Scope) =>
-  applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), ApiBearerAuth(BEARER_SCHEME), ApiSecurity(API_KEY_SCHEME));
+  applyDecorators(
+    SetMetadata(REQUIRED_SCOPE, scope),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiSecurity(API_KEY_SCHEME),
+    scope === 'write'
+      ? ApiErrors('missing_token', 'invalid_token', 'revoked_token', 'insufficient_scope', 'query_failed', 'server_error')
+      : ApiErrors('missing_token', 'invalid_token', 'revoked_token', 'query_failed', 'server_error'),
+  );
 
 declare module 'fastify' {
   interface FastifyRequest {

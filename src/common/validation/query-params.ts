@@ -1,0 +1,131 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+
+/**
+ * Query parameters that pair their check with their OpenAPI description, so the two cannot drift.
+ * Query strings arrive as strings (or arrays when repeated); each transform converts only a value it can
+ * read exactly and leaves anything else for the validator to reject with a message naming the parameter.
+ */
+
+const single = (value: unknown): value is string => typeof value === 'string';
+const NON_NEGATIVE = /^\d{1,15}$/;
+export const MAX_OFFSET = 2_147_483_647;
+export const MAX_HOURS = 87_600;
+export const DEFAULT_HOURS = 24;
+
+/** `limit`: an integer from 1; above the maximum it is clamped, and meta reports the limit used. */
+export function LimitParam(defaultValue: number, max: number): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: 1,
+      maximum: max,
+      default: defaultValue,
+      description: `Rows per page (default ${defaultValue}, maximum ${max}; a larger value is clamped to ${max})`,
+    }),
+    Transform(({ value }: { value: unknown }) => (single(value) && NON_NEGATIVE.test(value) ? Math.min(Number(value), max) : value)),
+    Min(1, { message: `limit must be an integer from 1 to ${max}` }),
+    IsInt({ message: `limit must be an integer from 1 to ${max}` }),
+  );
+}
+
+/** `offset`: rows to skip, default 0. */
+export function OffsetParam(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Rows to skip' }),
+    Transform(({ value }: { value: unknown }) => (single(value) && NON_NEGATIVE.test(value) ? Number(value) : value)),
+    Max(MAX_OFFSET, { message: `offset must be an integer from 0 to ${MAX_OFFSET}` }),
+    IsInt({ message: `offset must be an integer from 0 to ${MAX_OFFSET}` }),
+  );
+}
+
+/** `hours`: the look-back window, default 24; `since` overrides it. */
+export function HoursParam(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_HOURS,
+      default: DEFAULT_HOURS,
+      description: 'Look-back window in hours (ignored when since is given)',
+    }),
+    Transform(({ value }: { value: unknown }) => (single(value) && NON_NEGATIVE.test(value) ? Number(value) : value)),
+    Min(1, { message: `hours must be an integer from 1 to ${MAX_HOURS}` }),
+    Max(MAX_HOURS, { message: `hours must be an integer from 1 to ${MAX_HOURS}` }),
+    IsInt({ message: `hours must be an integer from 1 to ${MAX_HOURS}` }),
+  );
+}
+
+// ISO 8601 date or date-time; a date-time without an offset is read as UTC.
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * The timestamp as an unambiguous ISO 8601 string that PostgreSQL reads exactly (microseconds kept, UTC
+ * when no offset was given), or null when it is not a real ISO 8601 timestamp between 1970 and 9999.
+ */
+export function normalizeTimestamp(value: string): string | null {
+  const m = ISO_8601.exec(value);
+  if (!m) return null;
+  const [, y, mo, d, h = '00', mi = '00', sec, zone] = m;
+  const check = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, sec ? +sec : 0));
+  const real =
+    check.getUTCFullYear() === +y && check.getUTCMonth() === +mo - 1 && check.getUTCDate() === +d && +h < 24 && +mi < 60;
+  if (!real || +y < 1970) return null;
+  if (m[4] === undefined) return `${y}-${mo}-${d}T00:00:00Z`;
+  const text = value.replace(' ', 'T');
+  return zone ? text : `${text}Z`;
+}
+
+/** A timestamp parameter (`since`, `before_ts`): ISO 8601, read as UTC when it has no offset. Kept as text. */
+export function TimestampParam(description: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'string', format: 'date-time', description }),
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) => (single(value) ? (normalizeTimestamp(value.trim()) ?? value) : value)),
+    Matches(/^\d{4}-\d{2}-\d{2}T[0-9:.]+(Z|[+-]\d{2}:?\d{2})$/i, {
+      message: (a) => `${a.property} must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z`,
+    }),
+    IsString({ message: (a) => `${a.property} must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z` }),
+  );
+}
+
+/** One of a fixed set of values, with a default. */
+export function EnumParam<T extends string>(values: readonly T[], defaultValue: T | undefined, description: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'string', enum: values, default: defaultValue, description }),
+    ...(defaultValue === undefined ? [IsOptional()] : []),
+    IsIn(values, { message: (a) => `${a.property} must be one of: ${values.join(', ')}` }),
+  );
+}
+
+/** `true` or `false` (also 1 or 0). */
+export function BoolParam(defaultValue: boolean | undefined, description: string): PropertyDecorator {
+  const parse = (value: unknown) => {
+    if (!single(value)) return value;
+    const v = value.toLowerCase();
+    return v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : value;
+  };
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'boolean', default: defaultValue, description }),
+    ...(defaultValue === undefined ? [IsOptional()] : []),
+    Transform(({ value }: { value: unknown }) => parse(value)),
+    IsBoolean({ message: (a) => `${a.property} must be true or false` }),
+  );
+}
+
+/** Free text (a substring to search for); matched literally, never as a pattern. */
+export function TextParam(opts: { required?: boolean; minLength?: number; maxLength?: number; description: string }): PropertyDecorator {
+  const max = opts.maxLength ?? 253;
+  const min = opts.minLength ?? 1;
+  const length = (a: { property: string }) => `${a.property} must be ${min} to ${max} characters`;
+  return applyDecorators(
+    (opts.required ? ApiProperty : ApiPropertyOptional)({ type: 'string', minLength: min, maxLength: max, description: opts.description }),
+    Transform(({ value }: { value: unknown }) => (single(value) ? value.trim() : value)),
+    MinLength(min, { message: length }),
+    MaxLength(max, { message: length }),
+    IsString({ message: (a) => `${a.property} must be given once, as text` }),
+    opts.required ? IsDefined({ message: (a) => `${a.property} is required` }) : IsOptional(),
+  );
+}

@@ -1,0 +1,33 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { envelope } from '../common/envelope.js';
+import { ApiEnvelope, ApiErrors, PageMetaDto } from '../common/openapi/api-responses.js';
+import { RootDomainPipe } from '../common/validation/param.pipes.js';
+import { DomainsService } from './domains.service.js';
+import { DomainDetailDto, DomainDto } from './dto/domain.dto.js';
+import { ListDomainsQuery } from './dto/list-domains.query.js';
+
+@ApiTags('Domains')
+@RequireScope('read')
+@Controller('domains')
+export class DomainsController {
+  constructor(private readonly domains: DomainsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Tracked root domains' })
+  @ApiEnvelope(DomainDto, { isArray: true, meta: PageMetaDto })
+  @ApiErrors('invalid_query')
+  list(@Query() query: ListDomainsQuery) {
+    return this.domains.page(query);
+  }
+
+  @Get(':domain')
+  @ApiOperation({ summary: 'One tracked root domain with its stats' })
+  @ApiParam({ name: 'domain', description: 'A tracked root domain', example: 'example.com' })
+  @ApiEnvelope(DomainDetailDto)
+  @ApiErrors('invalid_domain', 'not_found')
+  async get(@Param('domain', RootDomainPipe) domain: string) {
+    return envelope(await this.domains.detail(domain));
+  }
+}

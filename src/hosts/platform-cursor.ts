@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../common/errors/api-error.js';
+import type { PlatformPosition } from './hosts.repository.js';
+
+/**
+ * The platform feed's cursor: the last (domain, host) of a page, base64url-encoded with a checksum. It is
+ * opaque to clients; a cursor that was edited or truncated fails the checksum and answers 400 invalid_query.
+ * It carries no secret: it names a host the client has already received.
+ */
+const VERSION = 'c1';
+
+function checksum(payload: string): string {
+  return createHash('sha256').update(`subdomain-monitor:platform-cursor:${payload}`).digest('base64url').slice(0, 12);
+}
+
+export function encodePlatformCursor(position: PlatformPosition): string {
+  const payload = Buffer.from(JSON.stringify([position.domain, position.host])).toString('base64url');
+  return `${VERSION}.${payload}.${checksum(payload)}`;
+}
+
+export function decodePlatformCursor(cursor: string): PlatformPosition {
+  const invalid = () => ApiError.invalidQuery('cursor is not a cursor this service issued; start again without one');
+  const [version, payload, sum, ...rest] = cursor.split('.');
+  if (version !== VERSION || !payload || !sum || rest.length > 0 || checksum(payload) !== sum) throw invalid();
+  try {
+    const value: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) {
+      return { domain: value[0] as string, host: value[1] as string };
+    }
+  } catch {
+    // falls through to the same answer as any other bad cursor
+  }
+  throw invalid();
+}

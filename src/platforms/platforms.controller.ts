@@ -1,0 +1,43 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { envelope } from '../common/envelope.js';
+import { ApiEnvelope, ApiErrors, PageMetaDto } from '../common/openapi/api-responses.js';
+import { PlatformDomainDto, PlatformDto } from './dto/platform.dto.js';
+import { PlatformDomainsQuery } from './dto/platform-domains.query.js';
+import { PLATFORM_SLUGS } from './platform-slugs.js';
+import { PlatformsService } from './platforms.service.js';
+
+export const SLUG_PARAM = { name: 'slug', description: 'Platform slug (GET /platforms lists them)', example: 'hackerone', enum: PLATFORM_SLUGS };
+
+@ApiTags('Platforms')
+@RequireScope('read')
+@Controller('platforms')
+export class PlatformsController {
+  constructor(private readonly platforms: PlatformsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'The tracked platforms with their counts' })
+  @ApiEnvelope(PlatformDto, { isArray: true })
+  async list() {
+    return envelope(await this.platforms.list());
+  }
+
+  @Get(':slug')
+  @ApiOperation({ summary: 'One platform' })
+  @ApiParam(SLUG_PARAM)
+  @ApiEnvelope(PlatformDto)
+  @ApiErrors('unknown_platform')
+  async get(@Param('slug') slug: string) {
+    return envelope(await this.platforms.get(slug));
+  }
+
+  @Get(':slug/domains')
+  @ApiOperation({ summary: "The platform's root domains, A→Z" })
+  @ApiParam(SLUG_PARAM)
+  @ApiEnvelope(PlatformDomainDto, { isArray: true, meta: PageMetaDto })
+  @ApiErrors('invalid_query', 'unknown_platform')
+  domains(@Param('slug') slug: string, @Query() query: PlatformDomainsQuery) {
+    return this.platforms.domainsOf(slug, query.limit, query.offset);
+  }
+}

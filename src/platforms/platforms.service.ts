@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import type { PlatformDto } from './dto/platform.dto.js';
+import { PlatformsRepository } from './platforms.repository.js';
+
+@Injectable()
+export class PlatformsService {
+  constructor(private readonly platforms: PlatformsRepository) {}
+
+  list(): Promise<PlatformDto[]> {
+    return this.platforms.withCounts();
+  }
+
+  async get(slug: string): Promise<PlatformDto> {
+    const [platform] = await this.platforms.withCounts(slug);
+    if (!platform) throw this.unknown(slug);
+    return platform;
+  }
+
+  async requirePlatform(slug: string): Promise<void> {
+    if (!(await this.platforms.findBySlug(slug))) throw this.unknown(slug);
+  }
+
+  async domainsOf(slug: string, limit: number, offset: number) {
+    await this.requirePlatform(slug);
+    const page = await this.platforms.domainsPage(slug, limit, offset);
+    return { data: page.rows, meta: { limit, offset, total: page.total } };
+  }
+
+  private unknown(slug: string): ApiError {
+    return new ApiError('unknown_platform', `"${slug.slice(0, 64)}" is not a tracked platform; GET /platforms lists them`);
+  }
+}

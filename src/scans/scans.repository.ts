@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { Params, isoSql, rows } from '../database/sql.js';
+import type { ScanDto, WorkerStatusDto } from './dto/scan.dto.js';
+import { ScanEntity, type ScanStatus } from './scan.entity.js';
+
+const SCAN_COLUMNS = `s.id, d.domain, d.platform_slug AS platform, s.trigger, s.status, s.found_count, s.new_count,
+  s.reactivated_count, s.inactive_count, s.error, ${isoSql('s.started_at')} AS started_at,
+  ${isoSql('s.finished_at')} AS finished_at,
+  (extract(epoch FROM s.finished_at - s.started_at) * 1000)::int AS duration_ms`;
+
+export interface ScanFilters {
+  domainId?: number;
+  platform?: string;
+  status?: ScanStatus;
+}
+
+@Injectable()
+export class ScansRepository {
+  constructor(@InjectRepository(ScanEntity) private readonly scans: Repository<ScanEntity>) {}
+
+  /** Scans newest first (scans_started_idx; scans_domain_idx with a domain). */
+  async listPage(filters: ScanFilters, limit: number, offset: number) {
+    const q = new Params();
+    const where: string[] = [];
+    if (filters.domainId !== undefined) where.push(`s.domain_id = ${q.p(filters.domainId)}`);
+    if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
+    if (filters.status) where.push(`s.status = ${q.p(filters.status)}`);
+    const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const from = 'FROM scans s JOIN domains d ON d.id = s.domain_id';
+    const [page, [count]] = await Promise.all([
+      rows<ScanDto>(
+        this.scans.manager,
+        `SELECT ${SCAN_COLUMNS} ${from} ${condition}
+          ORDER BY s.started_at DESC, s.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`,
+        q.values,
+      ),
+      rows<{ total: number }>(this.scans.manager, `SELECT count(*)::int AS total ${from} ${condition}`, q.values.slice(0, -2)),
+    ]);
+    return { rows: page, total: count.total };
+  }
+
+  async findById(id: string): Promise<ScanDto | null> {
+    const [row] = await rows<ScanDto>(
+      this.scans.manager,
+      `SELECT ${SCAN_COLUMNS} FROM scans s JOIN domains d ON d.id = s.domain_id WHERE s.id = $1::uuid`,
+      [id],
+    );
+    return row ?? null;
+  }
+
+  /** The worker's state from the tables themselves, so every process reports the same. */
+  async workerStatus(intervalHours: number): Promise<WorkerStatusDto> {
+    const [row] = await rows<{ health: WorkerStatusDto['health']; cycle: Omit<WorkerStatusDto['cycle'], 'sweep_coverage' | 'interval_hours'> & { scanned_in_interval: number } }>(
+      this.scans.manager,
+      `WITH recent AS (
+         SELECT status, error, finished_at FROM scans WHERE finished_at >= now() - interval '30 minutes'
+       ), last_error AS (
+         SELECT error, finished_at FROM scans WHERE status = 'error' ORDER BY finished_at DESC NULLS LAST LIMIT 1
+       )
+       SELECT json_build_object(
+                'running_scans', (SELECT count(*) FROM scans WHERE status = 'running'),
+                'scanned_30m', (SELECT count(*) FROM recent),
+                'errors_30m', (SELECT count(*) FROM recent WHERE status = 'error'),
+                'last_error', (SELECT error FROM last_error),
+                'last_error_at', (SELECT ${isoSql('finished_at')} FROM last_error)
+              ) AS health,
+              json_build_object(
+                'due_domains', count(*) FILTER (WHERE enabled AND next_scan_at <= now()),
+                'total_domains', count(*),
+                'enabled_domains', count(*) FILTER (WHERE enabled),
+                'queued_domains', count(*) FILTER (WHERE queued_at IS NOT NULL),
+                'scanned_in_interval', count(*) FILTER (WHERE enabled AND last_scanned_at >= now() - make_interval(hours => $1))
+              ) AS cycle
+         FROM domains`,
+      [intervalHours],
+    );
+    const { scanned_in_interval, ...cycle } = row.cycle;
+    const coverage = cycle.enabled_domains === 0 ? 1 : scanned_in_interval / cycle.enabled_domains;
+    return {
+      health: row.health,
+      cycle: { ...cycle, sweep_coverage: Math.round(coverage * 10_000) / 10_000, interval_hours: intervalHours },
+    };
+  }
+}

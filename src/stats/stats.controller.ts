@@ -1,0 +1,41 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { envelope } from '../common/envelope.js';
+import { ApiEnvelope, ApiErrors } from '../common/openapi/api-responses.js';
+import { StatsDto, TimeseriesMetaDto, TimeseriesPointDto, TopDomainDto, TopDomainsMetaDto } from './dto/stats.dto.js';
+import { TimeseriesQuery, TopDomainsQuery } from './dto/stats.query.js';
+import { StatsService } from './stats.service.js';
+
+@ApiTags('Stats')
+@RequireScope('read')
+@Controller('stats')
+export class StatsController {
+  constructor(private readonly stats: StatsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Totals, new-host counts and per-platform figures' })
+  @ApiEnvelope(StatsDto)
+  async overview() {
+    return envelope(await this.stats.overview());
+  }
+
+  @Get('top-domains')
+  @ApiOperation({ summary: 'Domains with the most new hosts in the window; ties by domain name' })
+  @ApiEnvelope(TopDomainDto, { isArray: true, meta: TopDomainsMetaDto })
+  @ApiErrors('invalid_query')
+  topDomains(@Query() query: TopDomainsQuery) {
+    return this.stats.topDomains(query);
+  }
+
+  @Get('timeseries')
+  @ApiOperation({
+    summary: 'New hosts per bucket over the window, oldest first, empty buckets as 0',
+    description: 'Buckets are aligned in UTC; the first bucket holds only hosts from since on. At most 10000 buckets.',
+  })
+  @ApiEnvelope(TimeseriesPointDto, { isArray: true, meta: TimeseriesMetaDto })
+  @ApiErrors('invalid_query')
+  timeseries(@Query() query: TimeseriesQuery) {
+    return this.stats.timeseries(query);
+  }
+}
