@@ -16,7 +16,10 @@ export class OpenApiController {
   @Get('openapi.json')
   @Public()
   @ApiOperation({ summary: 'This OpenAPI 3.1 document (public)' })
-  @ApiOkResponse({ description: 'The OpenAPI document', content: { 'application/json': { schema: { type: 'object' } } } })
+  @ApiOkResponse({
+    description: 'The OpenAPI document',
+    content: { 'application/json': { schema: { type: 'object' } } },
+  })
   openapi(): OpenAPIObject | null {
     return this.holder.document;
   }

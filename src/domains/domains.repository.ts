@@ -52,7 +52,11 @@ export class DomainsRepository {
           ORDER BY ${ORDER[sort]} LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`,
         q.values,
       ),
-      rows<{ total: number }>(this.domains.manager, `SELECT count(*)::int AS total FROM domains d ${condition}`, q.values.slice(0, -2)),
+      rows<{ total: number }>(
+        this.domains.manager,
+        `SELECT count(*)::int AS total FROM domains d ${condition}`,
+        q.values.slice(0, -2),
+      ),
     ]);
     return { rows: page, total: count.total };
   }
@@ -112,6 +116,20 @@ export class DomainsRepository {
 
   list(): Promise<DomainEntity[]> {
     return this.domains.find({ order: { domain: 'ASC' } });
+  }
+
+  /** Recomputes the live counters of the given domains from their hosts (hosts_domain_host_key). */
+  async refreshCounters(domainIds: number[]): Promise<void> {
+    await affected(
+      this.domains.manager,
+      `UPDATE domains d SET total_subdomains = c.total, active_subdomains = c.active
+         FROM (SELECT id,
+                      (SELECT count(*) FROM hosts h WHERE h.domain_id = x.id)::int AS total,
+                      (SELECT count(*) FROM hosts h WHERE h.domain_id = x.id AND h.is_active)::int AS active
+                 FROM unnest($1::int[]) AS x(id)) c
+        WHERE d.id = c.id`,
+      [domainIds],
+    );
   }
 
   /** Asks the worker for a scan at its next tick; a domain already queued keeps its place. */

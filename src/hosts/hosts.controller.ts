@@ -1,5 +1,13 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiExtraModels, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { SLUG_PARAM } from '../platforms/platforms.controller.js';
 import { RequireScope } from '../common/decorators/auth.decorators.js';
@@ -96,9 +104,13 @@ export class PlatformHostsController {
   @ApiExtraModels(PlatformHostDto, PlatformFeedMetaDto)
   @ApiResponse({
     status: 200,
-    description: 'json: the envelope. txt: one host per line, the next cursor in X-Next-Cursor (absent on the last page).',
+    description:
+      'json: the envelope. txt: one host per line, the next cursor in X-Next-Cursor (absent on the last page).',
     headers: {
-      'X-Next-Cursor': { description: 'format=txt only: cursor of the next page; absent on the last page', schema: { type: 'string' } },
+      'X-Next-Cursor': {
+        description: 'format=txt only: cursor of the next page; absent on the last page',
+        schema: { type: 'string' },
+      },
     },
     content: {
       'application/json': {

@@ -36,7 +36,11 @@ export class HostsRepository {
           LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`,
         q.values,
       ),
-      rows<{ total: number }>(this.db, `SELECT count(*)::int AS total FROM hosts h WHERE ${condition}`, q.values.slice(0, -2)),
+      rows<{ total: number }>(
+        this.db,
+        `SELECT count(*)::int AS total FROM hosts h WHERE ${condition}`,
+        q.values.slice(0, -2),
+      ),
     ]);
     return { rows: page, total: count.total };
   }
@@ -62,7 +66,8 @@ export class HostsRepository {
   newFeed(opts: { since: string; limit: number; before?: FeedPosition; platform?: string }): Promise<FeedHostDto[]> {
     const q = new Params();
     const where = [`h.first_seen_at >= ${q.p(opts.since)}::timestamptz`];
-    if (opts.before) where.push(`(h.first_seen_at, h.id) < (${q.p(opts.before.ts)}::timestamptz, ${q.p(opts.before.id)}::bigint)`);
+    if (opts.before)
+      where.push(`(h.first_seen_at, h.id) < (${q.p(opts.before.ts)}::timestamptz, ${q.p(opts.before.id)}::bigint)`);
     if (opts.platform) where.push(`d.platform_slug = ${q.p(opts.platform)}`);
     return rows<FeedHostDto>(
       this.db,

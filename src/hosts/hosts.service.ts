@@ -77,7 +77,10 @@ export class HostsService {
     const data = found.slice(0, query.limit);
     const last = data.at(-1);
     const nextCursor = found.length > query.limit && last ? encodePlatformCursor(last) : null;
-    return { data, meta: { count: data.length, limit: query.limit, next_cursor: nextCursor, has_more: nextCursor !== null } };
+    return {
+      data,
+      meta: { count: data.length, limit: query.limit, next_cursor: nextCursor, has_more: nextCursor !== null },
+    };
   }
 
   async newForPlatform(slug: string, query: PlatformNewHostsQuery) {

@@ -16,9 +16,12 @@ describe('platform feed cursor', () => {
     expect(encodePlatformCursor({ domain: 'example.com', host: 'x/y+z.example.com' })).toMatch(/^[A-Za-z0-9_.-]+$/);
   });
 
-  it.each(['', 'abc', 'c1..', 'c2.e30.AAAAAAAAAAAA', 'c1.e30.AAAAAAAAAAAA.x'])('rejects %j with invalid_query', (cursor) => {
-    expect(() => decodePlatformCursor(cursor)).toThrow(ApiError);
-  });
+  it.each(['', 'abc', 'c1..', 'c2.e30.AAAAAAAAAAAA', 'c1.e30.AAAAAAAAAAAA.x'])(
+    'rejects %j with invalid_query',
+    (cursor) => {
+      expect(() => decodePlatformCursor(cursor)).toThrow(ApiError);
+    },
+  );
 
   it('rejects a cursor whose payload was edited', () => {
     const cursor = encodePlatformCursor({ domain: 'example.com', host: 'a.example.com' });

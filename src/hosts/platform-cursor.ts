@@ -25,7 +25,8 @@ export function decodePlatformCursor(cursor: string): PlatformPosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) {
-      return { domain: value[0] as string, host: value[1] as string };
+      const [domain, host] = value as [string, string];
+      return { domain, host };
     }
   } catch {
     // falls through to the same answer as any other bad cursor

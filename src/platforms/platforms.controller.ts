@@ -8,7 +8,12 @@ import { PlatformDomainsQuery } from './dto/platform-domains.query.js';
 import { PLATFORM_SLUGS } from './platform-slugs.js';
 import { PlatformsService } from './platforms.service.js';
 
-export const SLUG_PARAM = { name: 'slug', description: 'Platform slug (GET /platforms lists them)', example: 'hackerone', enum: PLATFORM_SLUGS };
+export const SLUG_PARAM = {
+  name: 'slug',
+  description: 'Platform slug (GET /platforms lists them)',
+  example: 'hackerone',
+  enum: PLATFORM_SLUGS,
+};
 
 @ApiTags('Platforms')
 @RequireScope('read')

@@ -53,9 +53,12 @@ export class PlatformsRepository {
           WHERE d.platform_slug = $1 ORDER BY d.domain LIMIT $2 OFFSET $3`,
         [platform, limit, offset],
       ),
-      rows<{ total: number }>(this.platforms.manager, `SELECT count(*)::int AS total FROM domains WHERE platform_slug = $1`, [platform]),
+      rows<{ total: number }>(
+        this.platforms.manager,
+        `SELECT count(*)::int AS total FROM domains WHERE platform_slug = $1`,
+        [platform],
+      ),
     ]);
     return { rows: page, total: count.total };
   }
-
 }

@@ -28,6 +28,9 @@ export class PlatformsService {
   }
 
   private unknown(slug: string): ApiError {
-    return new ApiError('unknown_platform', `"${slug.slice(0, 64)}" is not a tracked platform; GET /platforms lists them`);
+    return new ApiError(
+      'unknown_platform',
+      `"${slug.slice(0, 64)}" is not a tracked platform; GET /platforms lists them`,
+    );
   }
 }

@@ -18,7 +18,7 @@ export class ScansController {
   @Get()
   @ApiOperation({
     summary: 'Scans, newest first',
-    description: 'To see whether a queued scan has run, list the domain\'s scans with limit=1 and read the first row.',
+    description: "To see whether a queued scan has run, list the domain's scans with limit=1 and read the first row.",
   })
   @ApiEnvelope(ScanDto, { isArray: true, meta: PageMetaDto })
   @ApiErrors('invalid_query', 'invalid_domain', 'not_found')

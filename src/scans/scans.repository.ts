@@ -36,7 +36,11 @@ export class ScansRepository {
           ORDER BY s.started_at DESC, s.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`,
         q.values,
       ),
-      rows<{ total: number }>(this.scans.manager, `SELECT count(*)::int AS total ${from} ${condition}`, q.values.slice(0, -2)),
+      rows<{ total: number }>(
+        this.scans.manager,
+        `SELECT count(*)::int AS total ${from} ${condition}`,
+        q.values.slice(0, -2),
+      ),
     ]);
     return { rows: page, total: count.total };
   }
@@ -52,7 +56,10 @@ export class ScansRepository {
 
   /** The worker's state from the tables themselves, so every process reports the same. */
   async workerStatus(intervalHours: number): Promise<WorkerStatusDto> {
-    const [row] = await rows<{ health: WorkerStatusDto['health']; cycle: Omit<WorkerStatusDto['cycle'], 'sweep_coverage' | 'interval_hours'> & { scanned_in_interval: number } }>(
+    const [row] = await rows<{
+      health: WorkerStatusDto['health'];
+      cycle: Omit<WorkerStatusDto['cycle'], 'sweep_coverage' | 'interval_hours'> & { scanned_in_interval: number };
+    }>(
       this.scans.manager,
       `WITH recent AS (
          SELECT status, error, finished_at FROM scans WHERE finished_at >= now() - interval '30 minutes'

@@ -26,7 +26,11 @@ export class ScansService {
 
   async list(query: ListScansQuery) {
     const domainId = query.domain ? (await this.requireDomain(query.domain)).id : undefined;
-    const page = await this.scans.listPage({ domainId, platform: query.platform, status: query.status }, query.limit, query.offset);
+    const page = await this.scans.listPage(
+      { domainId, platform: query.platform, status: query.status },
+      query.limit,
+      query.offset,
+    );
     return { data: page.rows, meta: { limit: query.limit, offset: query.offset, total: page.total } };
   }
 

@@ -16,7 +16,11 @@ export class StatsService {
   ) {}
 
   async overview() {
-    const [totals, fresh, platforms] = await Promise.all([this.stats.totals(), this.stats.newCounts(), this.platforms.list()]);
+    const [totals, fresh, platforms] = await Promise.all([
+      this.stats.totals(),
+      this.stats.newCounts(),
+      this.platforms.list(),
+    ]);
     return { totals, new: fresh, platforms };
   }
 
@@ -29,7 +33,9 @@ export class StatsService {
     const since = windowStart(query);
     const buckets = (Date.now() - Date.parse(since)) / 3_600_000 / BUCKET_HOURS[query.bucket];
     if (buckets > MAX_BUCKETS) {
-      throw ApiError.invalidQuery(`the window holds more than ${MAX_BUCKETS} ${query.bucket} buckets; use a larger bucket or a later since`);
+      throw ApiError.invalidQuery(
+        `the window holds more than ${MAX_BUCKETS} ${query.bucket} buckets; use a larger bucket or a later since`,
+      );
     }
     const data = await this.stats.timeseries(query.bucket, since);
     return { data, meta: { bucket: query.bucket, since, count: data.length } };

@@ -23,7 +23,14 @@ export const RequireScope = (scope: Scope) =>
     ApiBearerAuth(BEARER_SCHEME),
     ApiSecurity(API_KEY_SCHEME),
     scope === 'write'
-      ? ApiErrors('missing_token', 'invalid_token', 'revoked_token', 'insufficient_scope', 'query_failed', 'server_error')
+      ? ApiErrors(
+          'missing_token',
+          'invalid_token',
+          'revoked_token',
+          'insufficient_scope',
+          'query_failed',
+          'server_error',
+        )
       : ApiErrors('missing_token', 'invalid_token', 'revoked_token', 'query_failed', 'server_error'),
   );
 

@@ -68,7 +68,11 @@ export class PageMetaDto {
 
 /** Meta of new-host windows. */
 export class WindowMetaDto {
-  @ApiProperty({ type: 'string', format: 'date-time', description: 'Start of the window (from since, or now minus hours)' })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    description: 'Start of the window (from since, or now minus hours)',
+  })
   since: string;
 
   @ApiProperty({ type: 'integer', description: 'Rows in this response' })

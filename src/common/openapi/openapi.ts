@@ -20,10 +20,26 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0.0')
     .addServer(API_PREFIX, 'The API')
     .addServer(MIRROR_PREFIX, 'The same API under its mirror prefix')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key: sm_live_ and 40 letters and digits' }, BEARER_SCHEME)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same API key in its own header' }, API_KEY_SCHEME)
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'An API key: sm_live_ and 40 letters and digits' },
+      BEARER_SCHEME,
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same API key in its own header' },
+      API_KEY_SCHEME,
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true });
+  // A scope set on a controller and raised on a method lists each security scheme twice.
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item as Record<string, { security?: unknown[] }>)) {
+      if (Array.isArray(operation.security)) {
+        operation.security = operation.security.filter(
+          (entry, i, all) => all.findIndex((other) => JSON.stringify(other) === JSON.stringify(entry)) === i,
+        );
+      }
+    }
+  }
   return toOpenApi31(document);
 }
 

@@ -1,7 +1,19 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateBy,
+} from 'class-validator';
 
 /**
  * Query parameters that pair their check with their OpenAPI description, so the two cannot drift.
@@ -25,7 +37,9 @@ export function LimitParam(defaultValue: number, max: number): PropertyDecorator
       default: defaultValue,
       description: `Rows per page (default ${defaultValue}, maximum ${max}; a larger value is clamped to ${max})`,
     }),
-    Transform(({ value }: { value: unknown }) => (single(value) && NON_NEGATIVE.test(value) ? Math.min(Number(value), max) : value)),
+    Transform(({ value }: { value: unknown }) =>
+      single(value) && NON_NEGATIVE.test(value) ? Math.min(Number(value), max) : value,
+    ),
     Min(1, { message: `limit must be an integer from 1 to ${max}` }),
     IsInt({ message: `limit must be an integer from 1 to ${max}` }),
   );
@@ -71,7 +85,11 @@ export function normalizeTimestamp(value: string): string | null {
   const [, y, mo, d, h = '00', mi = '00', sec, zone] = m;
   const check = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, sec ? +sec : 0));
   const real =
-    check.getUTCFullYear() === +y && check.getUTCMonth() === +mo - 1 && check.getUTCDate() === +d && +h < 24 && +mi < 60;
+    check.getUTCFullYear() === +y &&
+    check.getUTCMonth() === +mo - 1 &&
+    check.getUTCDate() === +d &&
+    +h < 24 &&
+    +mi < 60;
   if (!real || +y < 1970) return null;
   if (m[4] === undefined) return `${y}-${mo}-${d}T00:00:00Z`;
   const text = value.replace(' ', 'T');
@@ -84,15 +102,24 @@ export function TimestampParam(description: string): PropertyDecorator {
     ApiPropertyOptional({ type: 'string', format: 'date-time', description }),
     IsOptional(),
     Transform(({ value }: { value: unknown }) => (single(value) ? (normalizeTimestamp(value.trim()) ?? value) : value)),
-    Matches(/^\d{4}-\d{2}-\d{2}T[0-9:.]+(Z|[+-]\d{2}:?\d{2})$/i, {
-      message: (a) => `${a.property} must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z`,
-    }),
+    // A value the transform could not normalise is left as it came, and normalising it again fails.
+    ValidateBy(
+      {
+        name: 'isTimestamp',
+        validator: { validate: (v: unknown) => typeof v === 'string' && normalizeTimestamp(v) === v },
+      },
+      { message: (a) => `${a.property} must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z` },
+    ),
     IsString({ message: (a) => `${a.property} must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z` }),
   );
 }
 
 /** One of a fixed set of values, with a default. */
-export function EnumParam<T extends string>(values: readonly T[], defaultValue: T | undefined, description: string): PropertyDecorator {
+export function EnumParam<T extends string>(
+  values: readonly T[],
+  defaultValue: T | undefined,
+  description: string,
+): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({ type: 'string', enum: values, default: defaultValue, description }),
     ...(defaultValue === undefined ? [IsOptional()] : []),
@@ -116,12 +143,22 @@ export function BoolParam(defaultValue: boolean | undefined, description: string
 }
 
 /** Free text (a substring to search for); matched literally, never as a pattern. */
-export function TextParam(opts: { required?: boolean; minLength?: number; maxLength?: number; description: string }): PropertyDecorator {
+export function TextParam(opts: {
+  required?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  description: string;
+}): PropertyDecorator {
   const max = opts.maxLength ?? 253;
   const min = opts.minLength ?? 1;
   const length = (a: { property: string }) => `${a.property} must be ${min} to ${max} characters`;
   return applyDecorators(
-    (opts.required ? ApiProperty : ApiPropertyOptional)({ type: 'string', minLength: min, maxLength: max, description: opts.description }),
+    (opts.required ? ApiProperty : ApiPropertyOptional)({
+      type: 'string',
+      minLength: min,
+      maxLength: max,
+      description: opts.description,
+    }),
     Transform(({ value }: { value: unknown }) => (single(value) ? value.trim() : value)),
     MinLength(min, { message: length }),
     MaxLength(max, { message: length }),

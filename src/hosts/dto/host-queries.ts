@@ -39,14 +39,22 @@ export class NewHostsFeedQuery extends WindowQuery {
   @TimestampParam('Cursor: first_seen_at of the last row of the previous page (give with before_id)')
   before_ts?: string;
 
-  @ApiPropertyOptional({ type: 'string', pattern: '^[0-9]{1,18}$', description: 'Cursor: id of the last row of the previous page (give with before_ts)' })
+  @ApiPropertyOptional({
+    type: 'string',
+    pattern: '^[0-9]{1,18}$',
+    description: 'Cursor: id of the last row of the previous page (give with before_ts)',
+  })
   @IsOptional()
   @Matches(/^[0-9]{1,18}$/, { message: 'before_id must be a host id (digits)' })
   before_id?: string;
 }
 
 export class SearchHostsQuery {
-  @TextParam({ required: true, minLength: 2, description: 'Substring of the host name, at least 2 characters, matched literally' })
+  @TextParam({
+    required: true,
+    minLength: 2,
+    description: 'Substring of the host name, at least 2 characters, matched literally',
+  })
   q: string;
 
   @LimitParam(100, 1000)
@@ -59,7 +67,10 @@ export class SearchHostsQuery {
 export const FEED_FORMATS = ['json', 'txt'] as const;
 
 export class PlatformHostsQuery {
-  @TextParam({ maxLength: 2048, description: 'Opaque cursor: meta.next_cursor (or X-Next-Cursor) of the previous page' })
+  @TextParam({
+    maxLength: 2048,
+    description: 'Opaque cursor: meta.next_cursor (or X-Next-Cursor) of the previous page',
+  })
   cursor?: string;
 
   @LimitParam(1000, 10000)

@@ -2,7 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 const ID = { description: 'Host id; the before_id cursor component of /subdomains/new', example: '123456' };
 const HOST = { description: 'Full host name', example: 'api.example.com' };
-const FIRST_SEEN = { type: 'string', format: 'date-time', description: 'When a scan first found the host (UTC)' } as const;
+const FIRST_SEEN = {
+  type: 'string',
+  format: 'date-time',
+  description: 'When a scan first found the host (UTC)',
+} as const;
 const ACTIVE = { description: 'false when the host is no longer seen' };
 const DOMAIN = { description: 'Its root domain', example: 'example.com' };
 
@@ -46,7 +50,11 @@ export class PlatformHostDto {
 }
 
 export class FeedCursorDto {
-  @ApiProperty({ type: 'string', format: 'date-time', description: 'first_seen_at of the last row; pass back as before_ts' })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    description: 'first_seen_at of the last row; pass back as before_ts',
+  })
   before_ts: string;
 
   @ApiProperty({ description: 'id of the last row; pass back as before_id' })
