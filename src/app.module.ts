@@ -16,6 +16,7 @@ import { HostsModule } from './hosts/hosts.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
 import { ScansModule } from './scans/scans.module.js';
 import { StatsModule } from './stats/stats.module.js';
+import { WorkerModule } from './worker/worker.module.js';
 
 /** The HTTP API: every feature module behind one guard, one validation pipe and one error filter. */
 @Module({})
@@ -35,6 +36,7 @@ export class AppModule {
         StatsModule,
         HealthModule,
         ApiIndexModule,
+        ...(env.WORKER === 'on' ? [WorkerModule] : []),
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import {
+  ArrayNotEmpty,
   IsIn,
   IsInt,
   IsOptional,
@@ -16,6 +17,16 @@ import { EnvVar, envVarDocs } from './env-var.decorator.js';
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 const toLower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+const toList = ({ value }: { value: unknown }) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((v) => v.trim().toLowerCase())
+        .filter(Boolean)
+    : value;
+
+export const SCAN_SOURCE_NAMES = ['crtsh', 'dns', 'command'] as const;
+export type ScanSourceName = (typeof SCAN_SOURCE_NAMES)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -85,6 +96,108 @@ export class Environment {
   @Max(8760)
   @IsInt()
   SCAN_INTERVAL_HOURS = 24;
+
+  @EnvVar('Discovery sources, a comma list of crtsh, dns and command.', 'crtsh')
+  @Transform(toList)
+  @ArrayNotEmpty({ message: 'SCAN_SOURCES must name at least one source' })
+  @IsIn(SCAN_SOURCE_NAMES, { each: true, message: 'SCAN_SOURCES must be a comma list of crtsh, dns and command' })
+  SCAN_SOURCES: ScanSourceName[] = ['crtsh'];
+
+  @EnvVar('Base URL of the certificate-transparency search (crt.sh JSON format).', 'https://crt.sh')
+  @Matches(/^https?:\/\/\S+$/, { message: 'CRTSH_URL must be an http:// or https:// URL' })
+  CRTSH_URL = 'https://crt.sh';
+
+  @EnvVar('Seconds one certificate-transparency request may take.', '60')
+  @Transform(toInt)
+  @Min(1)
+  @Max(600)
+  @IsInt()
+  CRTSH_TIMEOUT_SECONDS = 60;
+
+  @EnvVar('Attempts per source request before the scan fails (with back-off between them).', '3')
+  @Transform(toInt)
+  @Min(1)
+  @Max(10)
+  @IsInt()
+  SOURCE_ATTEMPTS = 3;
+
+  @EnvVar('Word list file for the dns source, one label per line.', '(a built-in list of common labels)')
+  @IsOptional()
+  @IsString()
+  DNS_WORDLIST?: string;
+
+  @EnvVar(
+    'DNS servers for the dns source and liveness checks, a comma list of host[:port].',
+    "(the system's resolvers)",
+  )
+  @Transform(toList)
+  @IsOptional()
+  @Matches(/^(\[[0-9a-f:]+\]|[0-9a-z.-]+|[0-9a-f:]+)(:\d{1,5})?$/i, {
+    each: true,
+    message: 'DNS_SERVERS must be a comma list of host[:port]',
+  })
+  DNS_SERVERS?: string[];
+
+  @EnvVar('DNS queries in flight at once per scan.', '50')
+  @Transform(toInt)
+  @Min(1)
+  @Max(1000)
+  @IsInt()
+  DNS_CONCURRENCY = 50;
+
+  @EnvVar('Milliseconds to wait for one DNS answer.', '3000')
+  @Transform(toInt)
+  @Min(100)
+  @Max(60_000)
+  @IsInt()
+  DNS_TIMEOUT_MS = 3000;
+
+  @EnvVar(
+    'External enumerator for the command source, run without a shell; {domain} is replaced. One host per line on stdout.',
+  )
+  @IsOptional()
+  @IsString()
+  SCAN_COMMAND?: string;
+
+  @EnvVar('Seconds the command source may run.', '600')
+  @Transform(toInt)
+  @Min(1)
+  @Max(86_400)
+  @IsInt()
+  SCAN_COMMAND_TIMEOUT_SECONDS = 600;
+
+  @EnvVar(
+    'Check liveness: on also resolves each name found and every known host (A, AAAA, CNAME); off trusts the sources.',
+    'off',
+  )
+  @Transform(toLower)
+  @IsIn(['on', 'off'])
+  RESOLVE: OnOff = 'off';
+
+  @EnvVar('When the worker ticks: a cron expression, five fields or six with seconds.', '0 * * * * *')
+  @Matches(/^\S+(\s+\S+){4,5}$/, { message: 'WORKER_CRON must be a cron expression of five or six fields' })
+  WORKER_CRON = '0 * * * * *';
+
+  @EnvVar('Scans one worker process runs at once.', '4')
+  @Transform(toInt)
+  @Min(1)
+  @Max(64)
+  @IsInt()
+  SCAN_CONCURRENCY = 4;
+
+  @EnvVar('Seconds a scan works per tick before it yields and goes on at the next tick.', '30')
+  @Transform(toInt)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  SCAN_SLICE_SECONDS = 30;
+
+  @EnvVar('Seconds a worker holds a scan without a heartbeat; after that another worker takes it up.', '120')
+  @Transform(toInt)
+  @Min(5)
+  @Max(86_400)
+  @IsInt()
+  SCAN_LEASE_SECONDS = 120;
 
   @EnvVar(
     'Public base URL of the service, used in the OpenAPI document and sign-in links.',

@@ -4,11 +4,12 @@ import type { Environment } from '../config/environment.js';
 import { DomainEntity } from '../domains/domain.entity.js';
 import { HostEntity } from '../hosts/host.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { ScanNameEntity } from '../scans/scan-name.entity.js';
 import { ScanEntity } from '../scans/scan.entity.js';
 import { MIGRATIONS } from './migrations.js';
 import type { DatabaseTarget } from './database.js';
 
-export const ENTITIES = [PlatformEntity, DomainEntity, HostEntity, ScanEntity, ApiKeyEntity];
+export const ENTITIES = [PlatformEntity, DomainEntity, HostEntity, ScanEntity, ScanNameEntity, ApiKeyEntity];
 
 export function dataSourceOptions(target: DatabaseTarget, env: Environment): DataSourceOptions {
   const connection =

@@ -134,9 +134,12 @@ export class DomainsRepository {
 
   /** Asks the worker for a scan at its next tick; a domain already queued keeps its place. */
   async markQueued(id: number): Promise<void> {
-    await affected(this.domains.manager, `UPDATE domains SET queued_at = COALESCE(queued_at, now()) WHERE id = $1`, [
-      id,
-    ]);
+    await affected(
+      this.domains.manager,
+      `UPDATE domains SET queued_at = COALESCE(queued_at, now())
+        WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM scans WHERE domain_id = $1 AND status = 'running')`,
+      [id],
+    );
   }
 
   /** Makes every enabled domain due now (index domains_due_idx); returns how many. */

@@ -12,6 +12,7 @@ export type ScanStatus = (typeof SCAN_STATUSES)[number];
 @Index('scans_started_idx', { synchronize: false })
 @Index('scans_domain_idx', { synchronize: false })
 @Index('scans_one_running_idx', ['domainId'], { unique: true, where: `status = 'running'` })
+@Index('scans_claimable_idx', { synchronize: false })
 export class ScanEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -41,8 +42,26 @@ export class ScanEntity {
   @Column('integer', { name: 'inactive_count', default: 0 })
   inactiveCount: number;
 
+  @Column('integer', { name: 'dropped_count', default: 0 })
+  droppedCount: number;
+
   @Column('text', { nullable: true })
   error: string | null;
+
+  /** Where the next slice of the scan starts; see ScanProgress. */
+  @Column('jsonb', { default: () => "'{}'" })
+  progress: Record<string, unknown>;
+
+  /** Until when the worker in worker_id holds the scan; null while it waits for its next slice. */
+  @Column('timestamptz', { name: 'lease_until', nullable: true })
+  leaseUntil: Date | null;
+
+  @Column('text', { name: 'worker_id', nullable: true })
+  workerId: string | null;
+
+  /** How often the scan was taken up again after its worker died. */
+  @Column('integer', { default: 0 })
+  attempts: number;
 
   @Column('timestamptz', { name: 'started_at', default: () => 'now()' })
   startedAt: Date;

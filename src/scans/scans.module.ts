@@ -3,13 +3,15 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module.js';
 import { ScanEntity } from './scan.entity.js';
 import { ScansController } from './scans.controller.js';
+import { ScanRunner } from './scan-runner.service.js';
+import { ScanStoreRepository } from './scan-store.repository.js';
 import { ScansRepository } from './scans.repository.js';
 import { ScansService } from './scans.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ScanEntity]), DomainsModule],
   controllers: [ScansController],
-  providers: [ScansRepository, ScansService],
-  exports: [ScansRepository],
+  providers: [ScansRepository, ScansService, ScanStoreRepository, ScanRunner],
+  exports: [ScansRepository, ScanRunner],
 })
 export class ScansModule {}

@@ -44,6 +44,7 @@ describe('GET /scans, /scans/{id} and /scans/status', () => {
       new_count: 3,
       reactivated_count: 0,
       inactive_count: 0,
+      dropped_count: 0,
       error: null,
       started_at: expect.any(String),
       finished_at: expect.any(String),

@@ -19,6 +19,9 @@ export class ScanDto {
   @ApiProperty({ type: 'integer', description: 'Inactive hosts seen again' }) reactivated_count: number;
   @ApiProperty({ type: 'integer', description: 'Known hosts the scan did not see, now inactive' })
   inactive_count: number;
+  @ApiProperty({ type: 'integer', description: 'Reported names dropped as invalid or outside the domain' })
+  dropped_count: number;
+
   @ApiProperty({ type: 'string', nullable: true, description: 'Why the scan failed (status error)' }) error:
     string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) started_at: string;

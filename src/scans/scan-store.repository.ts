@@ -1,0 +1,182 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { isoSql, rows } from '../database/sql.js';
+import type { ScanTrigger } from './scan.entity.js';
+
+/** A running scan a worker holds. */
+export interface ActiveScan {
+  id: string;
+  domainId: number;
+  domain: string;
+  trigger: ScanTrigger;
+  progress: Record<string, unknown>;
+  /** ISO timestamp with microseconds: hosts not seen since then are inactive when the scan completes. */
+  startedAt: string;
+  attempts: number;
+}
+
+export const ACTIVE_SCAN_COLUMNS = `s.id, s.domain_id AS "domainId", d.domain, s.trigger, s.progress,
+  ${isoSql('s.started_at')} AS "startedAt", s.attempts`;
+
+export interface HostCounts {
+  newCount: number;
+  reactivated: number;
+}
+
+/**
+ * Scan persistence: every statement here is set-based (unnest or INSERT … SELECT), so a scan that finds
+ * 100k names commits them in a few statements, not a loop.
+ */
+@Injectable()
+export class ScanStoreRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Stages names a source found and saves where the scan goes on, in one transaction. */
+  async stage(scanId: string, hosts: string[], dropped: number, progress: object): Promise<void> {
+    await this.db.transaction(async (m) => {
+      if (hosts.length > 0) {
+        await rows(m, `INSERT INTO scan_names (scan_id, host) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [
+          scanId,
+          hosts,
+        ]);
+      }
+      await rows(m, `UPDATE scans SET progress = $2::jsonb, dropped_count = dropped_count + $3 WHERE id = $1`, [
+        scanId,
+        JSON.stringify(progress),
+        dropped,
+      ]);
+    });
+  }
+
+  /** Records hosts as seen now (liveness slices) and saves where the scan goes on. */
+  async recordSeen(scan: ActiveScan, hosts: string[], progress: object): Promise<void> {
+    await this.db.transaction(async (m) => {
+      const counts = await this.upsertSeen(m, scan.domainId, `SELECT unnest($2::text[]) AS host`, [hosts]);
+      await this.addCounts(m, scan.id, counts, progress);
+    });
+  }
+
+  /** Staged names, then known hosts, after a name in host order: the liveness phase walks these in slices. */
+  candidates(scan: ActiveScan, after: string | null, limit: number): Promise<{ host: string; known: boolean }[]> {
+    return rows(
+      this.db,
+      `SELECT host, bool_or(known) AS known FROM (
+         SELECT host, false AS known FROM scan_names WHERE scan_id = $1 AND host > $3
+         UNION ALL
+         SELECT host, true AS known FROM hosts WHERE domain_id = $2 AND host > $3
+       ) c GROUP BY host ORDER BY host LIMIT $4`,
+      [scan.id, scan.domainId, after ?? '', limit],
+    );
+  }
+
+  /**
+   * Completes a scan in one transaction: commits the staged names when liveness is off, marks every
+   * active host the scan did not see inactive, refreshes the domain's counters and last-scan fields, and
+   * drops the staging rows. Returns the scan's final counts.
+   */
+  finishSuccess(scan: ActiveScan, commitStaged: boolean) {
+    return this.db.transaction(async (m) => {
+      if (commitStaged) {
+        const counts = await this.upsertSeen(m, scan.domainId, `SELECT host FROM scan_names WHERE scan_id = $2`, [
+          scan.id,
+        ]);
+        await this.addCounts(m, scan.id, counts, {});
+      }
+      const [{ inactive }] = await rows<{ inactive: number }>(
+        m,
+        `WITH gone AS (
+           UPDATE hosts SET is_active = false
+            WHERE domain_id = $1 AND is_active AND last_seen_at < $2::timestamptz RETURNING 1
+         ) SELECT count(*)::int AS inactive FROM gone`,
+        [scan.domainId, scan.startedAt],
+      );
+      const [final] = await rows<{
+        found: number;
+        new: number;
+        reactivated: number;
+        inactive: number;
+        dropped: number;
+      }>(
+        m,
+        `UPDATE scans SET status = 'success', finished_at = now(), inactive_count = $2, progress = '{}'::jsonb,
+                lease_until = NULL, worker_id = NULL,
+                found_count = (SELECT count(*) FROM scan_names WHERE scan_id = $1)
+          WHERE id = $1
+          RETURNING found_count AS found, new_count AS new, reactivated_count AS reactivated, inactive_count AS inactive,
+                    dropped_count AS dropped`,
+        [scan.id, inactive],
+      );
+      await rows(
+        m,
+        `UPDATE domains SET last_scanned_at = now(), last_scan_status = 'success', new_subdomains_last_scan = $2,
+                total_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1),
+                active_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1 AND is_active),
+                updated_at = now()
+          WHERE id = $1`,
+        [scan.domainId, final.new],
+      );
+      await rows(m, `DELETE FROM scan_names WHERE scan_id = $1`, [scan.id]);
+      return final;
+    });
+  }
+
+  /** Ends a scan in error. Nothing is marked inactive: an incomplete scan proves no host gone. */
+  async finishError(scan: ActiveScan, message: string): Promise<void> {
+    await this.db.transaction(async (m) => {
+      await rows(
+        m,
+        `UPDATE scans SET status = 'error', error = $2, finished_at = now(), lease_until = NULL, worker_id = NULL,
+                found_count = (SELECT count(*) FROM scan_names WHERE scan_id = $1)
+          WHERE id = $1`,
+        [scan.id, message.slice(0, 2000)],
+      );
+      await rows(
+        m,
+        `UPDATE domains SET last_scanned_at = now(), last_scan_status = 'error', new_subdomains_last_scan = 0,
+                total_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1),
+                active_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1 AND is_active),
+                updated_at = now()
+          WHERE id = $1`,
+        [scan.domainId],
+      );
+      await rows(m, `DELETE FROM scan_names WHERE scan_id = $1`, [scan.id]);
+    });
+  }
+
+  /**
+   * Marks hosts seen now: existing ones get last_seen_at and become active again, the others are added
+   * with first_seen_at = now (hosts_domain_host_key). `source` is a query yielding `host`, given $2.
+   */
+  private async upsertSeen(m: EntityManager, domainId: number, source: string, params: unknown[]): Promise<HostCounts> {
+    const [counts] = await rows<HostCounts>(
+      m,
+      `WITH input AS (SELECT DISTINCT host FROM (${source}) s),
+       existing AS (
+         SELECT h.id, h.is_active FROM hosts h JOIN input i ON i.host = h.host WHERE h.domain_id = $1
+       ), touched AS (
+         UPDATE hosts h SET last_seen_at = now(), is_active = true FROM existing e WHERE h.id = e.id
+         RETURNING e.is_active AS was_active
+       ), added AS (
+         INSERT INTO hosts (domain_id, host, first_seen_at, last_seen_at)
+         SELECT $1, i.host, now(), now() FROM input i
+          WHERE NOT EXISTS (SELECT 1 FROM hosts h WHERE h.domain_id = $1 AND h.host = i.host)
+         ON CONFLICT (domain_id, host) DO NOTHING
+         RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM added)::int AS "newCount",
+              (SELECT count(*) FROM touched WHERE NOT was_active)::int AS reactivated`,
+      [domainId, ...params],
+    );
+    return counts;
+  }
+
+  private async addCounts(m: EntityManager, scanId: string, counts: HostCounts, progress: object): Promise<void> {
+    await rows(
+      m,
+      `UPDATE scans SET new_count = new_count + $2, reactivated_count = reactivated_count + $3, progress = $4::jsonb
+        WHERE id = $1`,
+      [scanId, counts.newCount, counts.reactivated, JSON.stringify(progress)],
+    );
+  }
+}

@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import type { Environment } from '../../config/environment.js';
+import { type DiscoverySource, type SliceBudget, type SourceSlice, SourceError } from './source.js';
+
+const MAX_OUTPUT = 256 * 1024 * 1024;
+
+/**
+ * An external enumerator (subfinder, amass …): SCAN_COMMAND split on spaces, {domain} replaced in each
+ * argument, run without a shell so the domain can never be read as shell syntax. One host per line on stdout.
+ */
+export class CommandSource implements DiscoverySource {
+  readonly name = 'command';
+
+  constructor(private readonly env: Environment) {}
+
+  run(domain: string, _position: unknown, budget: SliceBudget): Promise<SourceSlice> {
+    const template = this.env.SCAN_COMMAND?.trim();
+    if (!template) return Promise.reject(new SourceError('command: SCAN_COMMAND is not set'));
+    const [program, ...args] = template.split(/\s+/).map((part) => part.replaceAll('{domain}', domain));
+    return new Promise((resolve, reject) => {
+      const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+      let stdout = '';
+      let stderr = '';
+      let size = 0;
+      const kill = () => child.kill('SIGKILL');
+      const timer = setTimeout(kill, this.env.SCAN_COMMAND_TIMEOUT_SECONDS * 1000);
+      budget.signal.addEventListener('abort', kill);
+      child.stdout.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_OUTPUT) kill();
+        else stdout += chunk.toString('utf8');
+      });
+      child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
+      child.on('error', (e) => {
+        clearTimeout(timer);
+        reject(new SourceError(`command: cannot run ${program}: ${(e as NodeJS.ErrnoException).code ?? e.message}`));
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        if (signal)
+          return reject(
+            new SourceError(`command: ${program} was stopped (${signal}): time limit or output limit reached`),
+          );
+        if (code !== 0)
+          return reject(
+            new SourceError(`command: ${program} exited with ${code}: ${stderr.trim().split('\n').at(-1) ?? ''}`),
+          );
+        resolve({ names: stdout.split(/\r?\n/), next: null });
+      });
+    });
+  }
+}

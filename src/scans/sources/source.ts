@@ -1,0 +1,22 @@
+import type { ScanSourceName } from '../../config/environment.js';
+
+/** What one slice of a source produced, and where the next slice starts (null when the source is done). */
+export interface SourceSlice {
+  names: string[];
+  next: unknown;
+}
+
+export interface SliceBudget {
+  /** Epoch milliseconds by which the slice should yield. */
+  deadline: number;
+  signal: AbortSignal;
+}
+
+/** A way to discover names under a root domain, resumable from the position its last slice returned. */
+export interface DiscoverySource {
+  readonly name: ScanSourceName;
+  run(domain: string, position: unknown, budget: SliceBudget): Promise<SourceSlice>;
+}
+
+/** A source that could not deliver; the scan ends in error with this message. */
+export class SourceError extends Error {}

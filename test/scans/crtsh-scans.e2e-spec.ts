@@ -1,0 +1,157 @@
+import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
+import { seedDomain } from '../fixtures/data.js';
+import { type TestApp, bearer, startTestApp } from '../fixtures/test-app.js';
+import { NEVER, tickUntilIdle, worker } from '../fixtures/worker.js';
+
+describe('scans through the worker with the crtsh source', () => {
+  let t: TestApp;
+  let crt: LoopbackCrtsh;
+  let read: Record<string, string>;
+  let write: Record<string, string>;
+
+  beforeAll(async () => {
+    crt = await new LoopbackCrtsh().start();
+    t = await startTestApp({
+      WORKER: 'on',
+      WORKER_CRON: NEVER,
+      CRTSH_URL: crt.url,
+      SOURCE_ATTEMPTS: 2,
+      SCAN_SOURCES: ['crtsh'],
+    });
+    read = bearer(await t.token(['read']));
+    write = bearer(await t.token(['read', 'write']));
+  });
+  afterAll(async () => {
+    await t.close();
+    await crt.close();
+  });
+
+  const hosts = async (domain: string) =>
+    (await t.get(`/domains/${domain}/subdomains?limit=1000`, read)).body.data as {
+      host: string;
+      first_seen_at: string;
+      is_active: boolean;
+    }[];
+  const latestScan = async (domain: string) => (await t.get(`/scans?domain=${domain}&limit=1`, read)).body.data[0];
+
+  it('records the hosts of a queued scan with first_seen_at, dropping what is not a host of the domain', async () => {
+    await seedDomain(t, { domain: 'acme.com', platform: 'hackerone' });
+    crt.names.set('acme.com', [
+      'www.acme.com',
+      '*.api.acme.com',
+      'API.ACME.COM.',
+      'mail.acme.com',
+      'admin@acme.com',
+      'acme.com',
+      'other.org',
+      'bad_host!.acme.com',
+      'dev.acme.com',
+    ]);
+    expect((await t.post('/scans', { domain: 'acme.com' }, write)).status).toBe(202);
+    const before = Date.now();
+    const outcomes = await tickUntilIdle(t);
+
+    expect(outcomes).toEqual([{ status: 'success', found: 4, new: 4, reactivated: 0, inactive: 0, dropped: 4 }]);
+    const found = await hosts('acme.com');
+    expect(found.map((h) => h.host).sort()).toEqual(['api.acme.com', 'dev.acme.com', 'mail.acme.com', 'www.acme.com']);
+    for (const h of found) {
+      expect(h.is_active).toBe(true);
+      expect(Math.abs(Date.parse(h.first_seen_at) - before)).toBeLessThan(30_000);
+    }
+    expect(await latestScan('acme.com')).toMatchObject({
+      trigger: 'api',
+      status: 'success',
+      found_count: 4,
+      new_count: 4,
+      dropped_count: 4,
+      error: null,
+    });
+    const domain = (await t.get('/domains/acme.com', read)).body.data;
+    expect(domain).toMatchObject({ total_subdomains: 4, new_subdomains_last_scan: 4, last_scan_status: 'success' });
+    expect(domain.stats).toMatchObject({ total: 4, active: 4, inactive: 0 });
+    expect((await t.get('/domains/acme.com', read)).body.data.last_scanned_at).not.toBeNull();
+  });
+
+  it('marks a host the next complete scan did not see inactive, and keeps first_seen_at of the others', async () => {
+    const first = await hosts('acme.com');
+    crt.names.set('acme.com', ['www.acme.com', 'api.acme.com', 'mail.acme.com', 'new.acme.com']);
+    await t.post('/scans', { domain: 'acme.com' }, write);
+    const [outcome] = await tickUntilIdle(t);
+    expect(outcome).toEqual({ status: 'success', found: 4, new: 1, reactivated: 0, inactive: 1, dropped: 0 });
+    const now = await hosts('acme.com');
+    expect(now.find((h) => h.host === 'dev.acme.com')?.is_active).toBe(false);
+    for (const h of first.filter((x) => x.host !== 'dev.acme.com')) {
+      expect(now.find((x) => x.host === h.host)?.first_seen_at).toBe(h.first_seen_at);
+    }
+    expect((await t.get('/domains/acme.com', read)).body.data.stats).toMatchObject({
+      total: 5,
+      active: 4,
+      inactive: 1,
+    });
+  });
+
+  it('gives a scan whose source keeps failing status error with a message, and loses no recorded host', async () => {
+    crt.failures.set('acme.com', 5);
+    await t.post('/scans', { domain: 'acme.com' }, write);
+    const [outcome] = await tickUntilIdle(t);
+    expect(outcome).toEqual({ status: 'error', error: 'crtsh: HTTP 502 (after 2 attempts)' });
+    const scan = await latestScan('acme.com');
+    expect(scan).toMatchObject({ status: 'error', error: 'crtsh: HTTP 502 (after 2 attempts)', inactive_count: 0 });
+    expect((await hosts('acme.com')).filter((h) => h.is_active)).toHaveLength(4);
+    expect((await t.get('/domains/acme.com', read)).body.data).toMatchObject({
+      last_scan_status: 'error',
+      total_subdomains: 5,
+    });
+    const errors = (await t.get('/scans/status', read)).body.data.health;
+    expect(errors).toMatchObject({ errors_30m: 1, last_error: 'crtsh: HTTP 502 (after 2 attempts)' });
+  });
+
+  it('retries a source that fails once and succeeds', async () => {
+    crt.failures.set('acme.com', 1);
+    await t.post('/scans', { domain: 'acme.com' }, write);
+    const [outcome] = await tickUntilIdle(t);
+    expect(outcome).toMatchObject({ status: 'success', new: 0 });
+  });
+
+  it('scans due domains on schedule with trigger cron, and rescan-all makes every enabled one due', async () => {
+    await seedDomain(t, { domain: 'beta.io' });
+    await seedDomain(t, { domain: 'off.io', enabled: false });
+    crt.names.set('beta.io', ['x.beta.io']);
+    crt.names.set('off.io', ['x.off.io']);
+    const outcomes = await tickUntilIdle(t);
+    expect(outcomes.map((o) => o.status)).toEqual(['success']);
+    expect(await latestScan('beta.io')).toMatchObject({ trigger: 'cron', new_count: 1 });
+    expect((await t.get('/scans?domain=off.io', read)).body.data).toEqual([]);
+
+    expect((await tickUntilIdle(t)).length).toBe(0);
+    const res = await t.post('/scans/rescan-all', undefined, write);
+    expect(res.body.data.queued_domains).toBe(2);
+    expect((await tickUntilIdle(t)).length).toBe(2);
+  });
+
+  it('creates no second scan for a domain queued twice or queued while its scan runs', async () => {
+    crt.hanging.add('acme.com');
+    await t.post('/scans', { domain: 'acme.com' }, write);
+    await t.post('/scans', { domain: 'acme.com' }, write);
+    const running = worker(t).tick();
+    await waitFor(async () => (await t.get('/scans?domain=acme.com&status=running', read)).body.data.length === 1);
+    expect((await t.post('/scans', { domain: 'acme.com' }, write)).status).toBe(202);
+    expect((await t.get('/scans/status', read)).body.data.health.running_scans).toBe(1);
+    crt.releaseHanging();
+    crt.failures.set('acme.com', 0);
+    await running;
+    await tickUntilIdle(t);
+    expect((await t.get('/scans?domain=acme.com&status=running', read)).body.data).toEqual([]);
+    const scans = (await t.get('/scans?domain=acme.com', read)).body;
+    expect(scans.meta.total).toBe(6);
+  });
+});
+
+async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition not met in time');
+}
