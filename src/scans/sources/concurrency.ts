@@ -28,7 +28,7 @@ export async function withRetry<T>(
       if (attempt < attempts) await sleep(500 * 2 ** (attempt - 1), signal);
     }
   }
-  throw last instanceof Error ? last : new Error(String(last ?? 'aborted'));
+  throw last instanceof Error ? last : new Error(last === undefined ? 'aborted' : 'failed');
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -14,11 +14,12 @@ export function normalizeHostName(raw: string, rootDomain: string): string | nul
   return labels.every((l) => LABEL.test(l)) ? name : null;
 }
 
-/** Valid, distinct hosts under the root domain, and how many reported names were dropped. */
+/** Valid, distinct hosts under the root domain, and how many reported (non-blank) names were dropped. */
 export function normalizeAll(raw: Iterable<string>, rootDomain: string): { hosts: string[]; dropped: number } {
   const hosts = new Set<string>();
   let dropped = 0;
   for (const name of raw) {
+    if (name.trim() === '') continue; // blank lines are no names at all
     const host = normalizeHostName(name, rootDomain);
     if (host) hosts.add(host);
     else dropped++;
