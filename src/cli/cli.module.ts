@@ -18,6 +18,9 @@ import {
   DomainsRemoveCommand,
 } from './domains.command.js';
 import { MigrateCommand } from './migrate.command.js';
+import { ScanCommand } from './scan.command.js';
+import { ScansModule } from '../scans/scans.module.js';
+import { ScanClaimsRepository } from '../worker/scan-claims.repository.js';
 import { TokensCommand, TokensCreateCommand, TokensListCommand, TokensRevokeCommand } from './tokens.command.js';
 
 /** The operator's commands, on the same modules and database as the service. */
@@ -31,6 +34,7 @@ export class CliModule {
         DatabaseModule.forRoot(database, env),
         TypeOrmModule.forFeature([ApiKeyEntity]),
         DomainsModule,
+        ScansModule,
       ],
       providers: [
         CliOutput,
@@ -47,6 +51,8 @@ export class CliModule {
         DomainsRemoveCommand,
         DomainsListCommand,
         MigrateCommand,
+        ScanCommand,
+        ScanClaimsRepository,
       ],
     };
   }

@@ -22,6 +22,11 @@ describe('environment', () => {
     });
   });
 
+  it('reads the scan settings', () => {
+    const env = loadEnvironment({ SCAN_SOURCES: 'crtsh, DNS', DNS_SERVERS: '127.0.0.1:5353,[::1]:53', WORKER_CRON: '*/5 * * * * *' });
+    expect(env).toMatchObject({ SCAN_SOURCES: ['crtsh', 'dns'], DNS_SERVERS: ['127.0.0.1:5353', '[::1]:53'], WORKER_CRON: '*/5 * * * * *' });
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadEnvironment({ PORT: '' }).PORT).toBe(3000);
   });
@@ -31,6 +36,11 @@ describe('environment', () => {
     [{ PORT: '70000' }, 'Invalid configuration: PORT="70000": PORT must not be greater than 65535'],
     [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL="loud": LOG_LEVEL must be one of the following values'],
     [{ WORKER: 'maybe' }, 'Invalid configuration: WORKER="maybe"'],
+    [{ WORKER_CRON: '* * *' }, 'Invalid configuration: WORKER_CRON="* * *": WORKER_CRON must be a cron expression'],
+    [{ WORKER_CRON: '99 * * * *' }, 'Invalid configuration: WORKER_CRON="99 * * * *"'],
+    [{ SCAN_SOURCES: 'crtsh,nmap' }, 'Invalid configuration: SCAN_SOURCES="crtsh,nmap": SCAN_SOURCES must be a comma list'],
+    [{ DNS_SERVERS: '1.1.1.1,not a server' }, 'Invalid configuration: DNS_SERVERS='],
+    [{ RESOLVE: 'yes' }, 'Invalid configuration: RESOLVE="yes"'],
   ])('stops on %j with one line naming the variable', (env, message) => {
     expect(() => loadEnvironment(env)).toThrow(ConfigError);
     expect(() => loadEnvironment(env)).toThrow(message);

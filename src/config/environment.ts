@@ -10,8 +10,10 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   validateSync,
 } from 'class-validator';
+import { CronTime } from 'cron';
 import { EnvVar, envVarDocs } from './env-var.decorator.js';
 
 const toInt = ({ value }: { value: unknown }) =>
@@ -24,6 +26,16 @@ const toList = ({ value }: { value: unknown }) =>
         .map((v) => v.trim().toLowerCase())
         .filter(Boolean)
     : value;
+
+function isCronExpression(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^\S+(\s+\S+){4,5}$/.test(value.trim())) return false;
+  try {
+    new CronTime(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const SCAN_SOURCE_NAMES = ['crtsh', 'dns', 'command'] as const;
 export type ScanSourceName = (typeof SCAN_SOURCE_NAMES)[number];
@@ -175,7 +187,10 @@ export class Environment {
   RESOLVE: OnOff = 'off';
 
   @EnvVar('When the worker ticks: a cron expression, five fields or six with seconds.', '0 * * * * *')
-  @Matches(/^\S+(\s+\S+){4,5}$/, { message: 'WORKER_CRON must be a cron expression of five or six fields' })
+  @ValidateBy(
+    { name: 'isCron', validator: { validate: isCronExpression } },
+    { message: 'WORKER_CRON must be a cron expression of five fields, or six with seconds' },
+  )
   WORKER_CRON = '0 * * * * *';
 
   @EnvVar('Scans one worker process runs at once.', '4')

@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BuiltServer, startBuiltServer } from '../fixtures/built-server.js';
+import { runCli } from '../fixtures/cli.js';
+import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
+import { createTestDatabase } from '../fixtures/test-database.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * The worker as operators run it: built service processes with the worker on, ticking every second,
+ * sharing one database, killed and started again.
+ */
+describe('worker processes', () => {
+  let crt: LoopbackCrtsh;
+  let dataDir: string;
+  let dbEnv: Record<string, string>;
+  let dropDatabase = async () => {};
+  const servers: BuiltServer[] = [];
+
+  beforeAll(async () => {
+    crt = await new LoopbackCrtsh().start();
+    dataDir = mkdtempSync(join(tmpdir(), 'sm-proc-'));
+    if (process.env.TEST_DATABASE_URL) {
+      const db = await createTestDatabase();
+      dbEnv = { DATABASE_URL: db.url as string };
+      dropDatabase = db.close;
+    } else {
+      dbEnv = { DATA_DIR: dataDir };
+    }
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.stop('SIGKILL');
+    await dropDatabase();
+    await crt.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const env = (extra: Record<string, string> = {}) => ({
+    ...dbEnv,
+    WORKER: 'on',
+    WORKER_CRON: '* * * * * *',
+    CRTSH_URL: crt.url,
+    SCAN_LEASE_SECONDS: '600',
+    SCAN_CONCURRENCY: '4',
+    ...extra,
+  });
+  const cli = async (...args: string[]) => {
+    const r = await runCli(args, { ...dbEnv, LOG_LEVEL: 'error' });
+    if (r.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${r.stderr}`);
+    return r.stdout.trim().split('\n').at(-1) ?? '';
+  };
+  const start = async () => {
+    const server = await startBuiltServer(env());
+    servers.push(server);
+    return server;
+  };
+  const api = async (server: BuiltServer, token: string, path: string, init: RequestInit = {}): Promise<Json> => {
+    const res = await fetch(`${server.baseUrl}/api/v1${path}`, { ...init, headers: { 'x-api-key': token, 'content-type': 'application/json' } });
+    return (await res.json()) as Json;
+  };
+  const until = async <T>(probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> => {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error('timed out waiting');
+  };
+
+  it('resumes a scan interrupted by a killed process: none stays running, no host lost or duplicated', async () => {
+    await cli('domains', 'add', 'slow.test', '--platform', 'self');
+    crt.hanging.add('slow.test');
+    const first = await start();
+    const token = await cli('tokens', 'create', '--name', 'proc-test');
+    await until(async () => ((await api(first, token, '/scans?domain=slow.test&status=running')).data.length === 1 ? true : undefined));
+
+    await first.stop('SIGKILL');
+    servers.splice(servers.indexOf(first), 1);
+    crt.releaseHanging();
+    crt.names.set('slow.test', ['a.slow.test', 'b.slow.test', 'c.slow.test']);
+
+    const second = await start();
+    const scan = await until(async () => {
+      const [latest] = (await api(second, token, '/scans?domain=slow.test')).data as Json[];
+      return latest?.status === 'success' ? latest : undefined;
+    });
+    expect(scan).toMatchObject({ trigger: 'cron', new_count: 3, found_count: 3 });
+    const all = await api(second, token, '/scans?domain=slow.test');
+    expect(all.meta.total).toBe(1);
+    expect((await api(second, token, '/scans?status=running')).data).toEqual([]);
+    const hosts = (await api(second, token, '/domains/slow.test/subdomains')).data as Json[];
+    expect(hosts.map((h) => h.host).sort()).toEqual(['a.slow.test', 'b.slow.test', 'c.slow.test']);
+    await second.stop();
+    servers.splice(servers.indexOf(second), 1);
+  });
+
+  (process.env.TEST_DATABASE_URL ? it : it.skip)(
+    'two worker processes on one PostgreSQL database scan each of 50 queued domains exactly once',
+    async () => {
+      const domains = Array.from({ length: 50 }, (_, i) => `p${i}.test`);
+      await cli('domains', 'add', ...domains, '--platform', 'bugcrowd', '--disabled');
+      for (const d of domains) crt.names.set(d, [`www.${d}`]);
+      const token = await cli('tokens', 'create', '--name', 'writer', '--scopes', 'read,write');
+      const [p1, p2] = [await start(), await start()];
+      for (const [i, d] of domains.entries()) {
+        const res = await api(i % 2 ? p1 : p2, token, '/scans', { method: 'POST', body: JSON.stringify({ domain: d }) });
+        expect(res.data).toEqual({ domain: d, status: 'queued' });
+      }
+      await until(async () => {
+        const done = await api(p1, token, '/scans?platform=bugcrowd&status=success&limit=500');
+        return done.meta.total >= 50 ? true : undefined;
+      });
+      await new Promise((r) => setTimeout(r, 2000)); // a second scan, if any, would start in this time
+      const scans = (await api(p2, token, '/scans?platform=bugcrowd&limit=500')).data as Json[];
+      expect(scans).toHaveLength(50);
+      expect(new Set(scans.map((s) => s.domain)).size).toBe(50);
+      expect(scans.every((s) => s.status === 'success' && s.trigger === 'api' && s.new_count === 1)).toBe(true);
+      const starts = (s: BuiltServer) => (s.output().match(/"message":"scan [0-9a-f-]+ of p\d+\.test \(api\) started"/g) ?? []).length;
+      expect(starts(p1) + starts(p2)).toBe(50);
+      expect(starts(p1)).toBeGreaterThan(0);
+      expect(starts(p2)).toBeGreaterThan(0);
+    },
+  );
+});
