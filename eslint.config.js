@@ -18,6 +18,7 @@ export default tseslint.config(
       '@typescript-eslint/no-extraneous-class': 'off',
     },
   },
+  { files: ['bench/**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['test/**/*.ts', 'src/**/*.spec.ts'],
     rules: {
