@@ -18,7 +18,11 @@ export default tseslint.config(
       '@typescript-eslint/no-extraneous-class': 'off',
     },
   },
-  { files: ['bench/**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['bench/**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly' } },
+  },
   {
     files: ['test/**/*.ts', 'src/**/*.spec.ts'],
     rules: {
