@@ -15,6 +15,7 @@ import { HealthModule } from './health/health.module.js';
 import { HostsModule } from './hosts/hosts.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
 import { ScansModule } from './scans/scans.module.js';
+import { ExportModule } from './export/export.module.js';
 import { StatsModule } from './stats/stats.module.js';
 import { WorkerModule } from './worker/worker.module.js';
 
@@ -34,6 +35,7 @@ export class AppModule {
         HostsModule,
         ScansModule,
         StatsModule,
+        ExportModule,
         HealthModule,
         ApiIndexModule,
         ...(env.WORKER === 'on' ? [WorkerModule] : []),

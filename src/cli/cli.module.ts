@@ -19,6 +19,8 @@ import {
 } from './domains.command.js';
 import { MigrateCommand } from './migrate.command.js';
 import { ScanCommand } from './scan.command.js';
+import { SeedDemoCommand } from './seed-demo.command.js';
+import { DemoModule } from '../demo/demo.module.js';
 import { ScansModule } from '../scans/scans.module.js';
 import { ScanClaimsRepository } from '../worker/scan-claims.repository.js';
 import { TokensCommand, TokensCreateCommand, TokensListCommand, TokensRevokeCommand } from './tokens.command.js';
@@ -35,6 +37,7 @@ export class CliModule {
         TypeOrmModule.forFeature([ApiKeyEntity]),
         DomainsModule,
         ScansModule,
+        DemoModule,
       ],
       providers: [
         CliOutput,
@@ -52,6 +55,7 @@ export class CliModule {
         DomainsListCommand,
         MigrateCommand,
         ScanCommand,
+        SeedDemoCommand,
         ScanClaimsRepository,
       ],
     };

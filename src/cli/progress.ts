@@ -17,7 +17,12 @@ export class Progress {
   ) {
     this.bar = stream.isTTY
       ? new cliProgress.SingleBar(
-          { stream, format: `${label} [{bar}] {percentage}% | {value}/{total} | {step}`, hideCursor: true, clearOnComplete: false },
+          {
+            stream,
+            format: `${label} [{bar}] {percentage}% | {value}/{total} | {step}`,
+            hideCursor: true,
+            clearOnComplete: false,
+          },
           cliProgress.Presets.shades_classic,
         )
       : null;
@@ -33,12 +38,15 @@ export class Progress {
     const now = Date.now();
     if (now - this.lastLine >= this.intervalMs || value >= this.total) {
       this.lastLine = now;
-      this.stream.write(`${this.label}: ${value}/${this.total} (${Math.round((100 * value) / Math.max(1, this.total))}%) ${step}\n`);
+      this.stream.write(
+        `${this.label}: ${value}/${this.total} (${Math.round((100 * value) / Math.max(1, this.total))}%) ${step}\n`,
+      );
     }
   }
 
   stop(): void {
     this.bar?.stop();
-    if (!this.bar && this.value < this.total) this.stream.write(`${this.label}: stopped at ${this.value}/${this.total}\n`);
+    if (!this.bar && this.value < this.total)
+      this.stream.write(`${this.label}: stopped at ${this.value}/${this.total}\n`);
   }
 }

@@ -51,7 +51,8 @@ export class ScanCommand extends CommandRunner {
         progress.update(steps, outcome.status);
         progress.stop();
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        if (outcome.status === 'error') throw new CliError(`scan of ${name} failed after ${seconds} s: ${outcome.error}`);
+        if (outcome.status === 'error')
+          throw new CliError(`scan of ${name} failed after ${seconds} s: ${outcome.error}`);
         this.out.line(
           `scan of ${name} succeeded in ${seconds} s: found ${outcome.found}, new ${outcome.new}, ` +
             `went inactive ${outcome.inactive}, active again ${outcome.reactivated}, dropped ${outcome.dropped}`,

@@ -23,8 +23,16 @@ describe('environment', () => {
   });
 
   it('reads the scan settings', () => {
-    const env = loadEnvironment({ SCAN_SOURCES: 'crtsh, DNS', DNS_SERVERS: '127.0.0.1:5353,[::1]:53', WORKER_CRON: '*/5 * * * * *' });
-    expect(env).toMatchObject({ SCAN_SOURCES: ['crtsh', 'dns'], DNS_SERVERS: ['127.0.0.1:5353', '[::1]:53'], WORKER_CRON: '*/5 * * * * *' });
+    const env = loadEnvironment({
+      SCAN_SOURCES: 'crtsh, DNS',
+      DNS_SERVERS: '127.0.0.1:5353,[::1]:53',
+      WORKER_CRON: '*/5 * * * * *',
+    });
+    expect(env).toMatchObject({
+      SCAN_SOURCES: ['crtsh', 'dns'],
+      DNS_SERVERS: ['127.0.0.1:5353', '[::1]:53'],
+      WORKER_CRON: '*/5 * * * * *',
+    });
   });
 
   it('treats an empty variable as unset', () => {
@@ -38,7 +46,10 @@ describe('environment', () => {
     [{ WORKER: 'maybe' }, 'Invalid configuration: WORKER="maybe"'],
     [{ WORKER_CRON: '* * *' }, 'Invalid configuration: WORKER_CRON="* * *": WORKER_CRON must be a cron expression'],
     [{ WORKER_CRON: '99 * * * *' }, 'Invalid configuration: WORKER_CRON="99 * * * *"'],
-    [{ SCAN_SOURCES: 'crtsh,nmap' }, 'Invalid configuration: SCAN_SOURCES="crtsh,nmap": SCAN_SOURCES must be a comma list'],
+    [
+      { SCAN_SOURCES: 'crtsh,nmap' },
+      'Invalid configuration: SCAN_SOURCES="crtsh,nmap": SCAN_SOURCES must be a comma list',
+    ],
     [{ DNS_SERVERS: '1.1.1.1,not a server' }, 'Invalid configuration: DNS_SERVERS='],
     [{ RESOLVE: 'yes' }, 'Invalid configuration: RESOLVE="yes"'],
   ])('stops on %j with one line naming the variable', (env, message) => {

@@ -13,7 +13,13 @@ describe('workers sharing one database', () => {
 
   beforeAll(async () => {
     crt = await new LoopbackCrtsh().start();
-    const env = { WORKER: 'on' as const, WORKER_CRON: NEVER, CRTSH_URL: crt.url, SCAN_CONCURRENCY: 4, SCAN_LEASE_SECONDS: 30 };
+    const env = {
+      WORKER: 'on' as const,
+      WORKER_CRON: NEVER,
+      CRTSH_URL: crt.url,
+      SCAN_CONCURRENCY: 4,
+      SCAN_LEASE_SECONDS: 30,
+    };
     a = await startTestApp(env);
     b = await startTestApp(env, { shareDatabaseOf: a });
   });
@@ -30,7 +36,8 @@ describe('workers sharing one database', () => {
       await seedDomain(a, { domain: `d${i}.test`, nextScanAt: later });
       crt.names.set(`d${i}.test`, [`www.d${i}.test`, `api.d${i}.test`]);
     }
-    for (let i = 0; i < 50; i++) expect((await (i % 2 ? a : b).post('/scans', { domain: `d${i}.test` }, write)).status).toBe(202);
+    for (let i = 0; i < 50; i++)
+      expect((await (i % 2 ? a : b).post('/scans', { domain: `d${i}.test` }, write)).status).toBe(202);
 
     const done = { a: 0, b: 0 };
     for (let round = 0; round < 40; round++) {
@@ -48,7 +55,10 @@ describe('workers sharing one database', () => {
       .createQueryBuilder('d')
       .select('d.domain', 'domain')
       .addSelect('(SELECT count(*) FROM scans s WHERE s.domain_id = d.id)::int', 'scans')
-      .addSelect(`(SELECT count(*) FROM scans s WHERE s.domain_id = d.id AND s.status = 'success' AND s.trigger = 'api')::int`, 'successes')
+      .addSelect(
+        `(SELECT count(*) FROM scans s WHERE s.domain_id = d.id AND s.status = 'success' AND s.trigger = 'api')::int`,
+        'successes',
+      )
       .addSelect('d.total_subdomains', 'hosts')
       .getRawMany();
     expect(perDomain).toHaveLength(50);
@@ -60,18 +70,34 @@ describe('workers sharing one database', () => {
     crt.names.set('orphan.test', ['x.orphan.test']);
     const scans = a.dataSource.getRepository(ScanEntity);
     const orphan = await scans.save(
-      scans.create({ domainId: domain.id, trigger: 'api', status: 'running', leaseUntil: new Date(Date.now() - 1000), workerId: 'elsewhere:1:dead00' }),
+      scans.create({
+        domainId: domain.id,
+        trigger: 'api',
+        status: 'running',
+        leaseUntil: new Date(Date.now() - 1000),
+        workerId: 'elsewhere:1:dead00',
+      }),
     );
     const outcomes = await tickUntilIdle(b);
     expect(outcomes).toEqual([expect.objectContaining({ status: 'success', new: 1 })]);
-    expect(await scans.findOneByOrFail({ id: orphan.id })).toMatchObject({ status: 'success', attempts: 1, leaseUntil: null });
+    expect(await scans.findOneByOrFail({ id: orphan.id })).toMatchObject({
+      status: 'success',
+      attempts: 1,
+      leaseUntil: null,
+    });
   });
 
   it('leaves a scan whose lease is current alone', async () => {
     const domain = await seedDomain(a, { domain: 'busy.test', nextScanAt: new Date(Date.now() + 86_400_000) });
     const scans = a.dataSource.getRepository(ScanEntity);
     const held = await scans.save(
-      scans.create({ domainId: domain.id, trigger: 'cron', status: 'running', leaseUntil: new Date(Date.now() + 60_000), workerId: 'elsewhere:2:alive0' }),
+      scans.create({
+        domainId: domain.id,
+        trigger: 'cron',
+        status: 'running',
+        leaseUntil: new Date(Date.now() + 60_000),
+        workerId: 'elsewhere:2:alive0',
+      }),
     );
     expect(await tickUntilIdle(a)).toEqual([]);
     expect(await scans.findOneByOrFail({ id: held.id })).toMatchObject({ status: 'running', attempts: 0 });
@@ -82,14 +108,24 @@ describe('workers sharing one database', () => {
     const domain = await seedDomain(a, { domain: 'cursed.test', nextScanAt: new Date(Date.now() + 86_400_000) });
     const scans = a.dataSource.getRepository(ScanEntity);
     const cursed = await scans.save(
-      scans.create({ domainId: domain.id, trigger: 'cron', status: 'running', startedAt: hoursAgo(1), leaseUntil: new Date(Date.now() - 1000), attempts: 3, workerId: 'elsewhere:3:x' }),
+      scans.create({
+        domainId: domain.id,
+        trigger: 'cron',
+        status: 'running',
+        startedAt: hoursAgo(1),
+        leaseUntil: new Date(Date.now() - 1000),
+        attempts: 3,
+        workerId: 'elsewhere:3:x',
+      }),
     );
     await tickUntilIdle(a);
     expect(await scans.findOneByOrFail({ id: cursed.id })).toMatchObject({
       status: 'error',
       error: 'interrupted: the worker running this scan stopped 3 times',
     });
-    expect((await a.dataSource.getRepository(DomainEntity).findOneByOrFail({ id: domain.id })).lastScanStatus).toBe('error');
+    expect((await a.dataSource.getRepository(DomainEntity).findOneByOrFail({ id: domain.id })).lastScanStatus).toBe(
+      'error',
+    );
   });
 
   it('frees at start the scans of a dead process on the same host, without waiting for the lease', async () => {
@@ -98,7 +134,13 @@ describe('workers sharing one database', () => {
     const scans = a.dataSource.getRepository(ScanEntity);
     // pid 2^22 + 1 is above Linux's pid_max: no process has it.
     const stale = await scans.save(
-      scans.create({ domainId: domain.id, trigger: 'api', status: 'running', leaseUntil: new Date(Date.now() + 3_600_000), workerId: `${hostname()}:4194305:abcdef` }),
+      scans.create({
+        domainId: domain.id,
+        trigger: 'api',
+        status: 'running',
+        leaseUntil: new Date(Date.now() + 3_600_000),
+        workerId: `${hostname()}:4194305:abcdef`,
+      }),
     );
     const c = await startTestApp({ ...a.env }, { shareDatabaseOf: a });
     try {

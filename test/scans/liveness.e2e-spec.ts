@@ -23,7 +23,14 @@ describe('liveness, the dns source and the command source', () => {
     await dns.close();
   });
 
-  const base = () => ({ WORKER: 'on' as const, WORKER_CRON: NEVER, CRTSH_URL: crt.url, DNS_SERVERS: [dns.address], DNS_TIMEOUT_MS: 500, SOURCE_ATTEMPTS: 1 });
+  const base = () => ({
+    WORKER: 'on' as const,
+    WORKER_CRON: NEVER,
+    CRTSH_URL: crt.url,
+    DNS_SERVERS: [dns.address],
+    DNS_TIMEOUT_MS: 500,
+    SOURCE_ATTEMPTS: 1,
+  });
   const hostsOf = async (t: TestApp, domain: string, auth: Record<string, string>) =>
     (await t.get(`/domains/${domain}/subdomains?limit=1000`, auth)).body.data as Host[];
 
@@ -41,7 +48,9 @@ describe('liveness, the dns source and the command source', () => {
       crt.names.set('live.test', ['a.live.test', 'b.live.test', 'c.live.test']);
       dns.records.set('a.live.test', ['192.0.2.1']);
       dns.records.set('b.live.test', ['192.0.2.2']);
-      expect(await tickUntilIdle(t)).toEqual([{ status: 'success', found: 3, new: 2, reactivated: 0, inactive: 0, dropped: 0 }]);
+      expect(await tickUntilIdle(t)).toEqual([
+        { status: 'success', found: 3, new: 2, reactivated: 0, inactive: 0, dropped: 0 },
+      ]);
       const first = await hostsOf(t, 'live.test', auth);
       expect(first.map((h) => [h.host, h.is_active]).sort()).toEqual([
         ['a.live.test', true],
@@ -50,12 +59,16 @@ describe('liveness, the dns source and the command source', () => {
 
       dns.records.delete('b.live.test');
       await t.post('/scans', { domain: 'live.test' }, auth);
-      expect(await tickUntilIdle(t)).toEqual([{ status: 'success', found: 3, new: 0, reactivated: 0, inactive: 1, dropped: 0 }]);
+      expect(await tickUntilIdle(t)).toEqual([
+        { status: 'success', found: 3, new: 0, reactivated: 0, inactive: 1, dropped: 0 },
+      ]);
       expect((await hostsOf(t, 'live.test', auth)).find((h) => h.host === 'b.live.test')?.is_active).toBe(false);
 
       dns.records.set('b.live.test', ['192.0.2.2']);
       await t.post('/scans', { domain: 'live.test' }, auth);
-      expect(await tickUntilIdle(t)).toEqual([{ status: 'success', found: 3, new: 0, reactivated: 1, inactive: 0, dropped: 0 }]);
+      expect(await tickUntilIdle(t)).toEqual([
+        { status: 'success', found: 3, new: 0, reactivated: 1, inactive: 0, dropped: 0 },
+      ]);
       const again = await hostsOf(t, 'live.test', auth);
       const b = again.find((h) => h.host === 'b.live.test');
       expect(b?.is_active).toBe(true);
@@ -65,18 +78,31 @@ describe('liveness, the dns source and the command source', () => {
     it('keeps known hosts a source no longer lists while they resolve', async () => {
       crt.names.set('live.test', ['a.live.test']);
       await t.post('/scans', { domain: 'live.test' }, auth);
-      expect(await tickUntilIdle(t)).toEqual([{ status: 'success', found: 1, new: 0, reactivated: 0, inactive: 0, dropped: 0 }]);
+      expect(await tickUntilIdle(t)).toEqual([
+        { status: 'success', found: 1, new: 0, reactivated: 0, inactive: 0, dropped: 0 },
+      ]);
       expect((await hostsOf(t, 'live.test', auth)).every((h) => h.is_active)).toBe(true);
     });
 
     it('ends in error, marking nothing inactive, when the DNS servers stop answering', async () => {
-      crt.names.set('live.test', Array.from({ length: 20 }, (_, i) => `n${i}.live.test`));
+      crt.names.set(
+        'live.test',
+        Array.from({ length: 20 }, (_, i) => `n${i}.live.test`),
+      );
       dns.servfail = true;
       await t.post('/scans', { domain: 'live.test' }, auth);
       const [outcome] = await tickUntilIdle(t);
       dns.servfail = false;
-      expect(outcome).toMatchObject({ status: 'error', error: expect.stringMatching(/^resolve: \d+ of \d+ lookups failed/) });
-      expect((await hostsOf(t, 'live.test', auth)).filter((h) => h.is_active).map((h) => h.host).sort()).toEqual(['a.live.test', 'b.live.test']);
+      expect(outcome).toMatchObject({
+        status: 'error',
+        error: expect.stringMatching(/^resolve: \d+ of \d+ lookups failed/),
+      });
+      expect(
+        (await hostsOf(t, 'live.test', auth))
+          .filter((h) => h.is_active)
+          .map((h) => h.host)
+          .sort(),
+      ).toEqual(['a.live.test', 'b.live.test']);
     });
   });
 
@@ -96,7 +122,10 @@ describe('liveness, the dns source and the command source', () => {
       dns.records.set('www.tame.test', ['192.0.2.10']);
       dns.records.set('api.tame.test', ['192.0.2.11']);
       expect(await tickUntilIdle(t)).toMatchObject([{ status: 'success', new: 2 }]);
-      expect((await hostsOf(t, 'tame.test', auth)).map((h) => h.host).sort()).toEqual(['api.tame.test', 'www.tame.test']);
+      expect((await hostsOf(t, 'tame.test', auth)).map((h) => h.host).sort()).toEqual([
+        'api.tame.test',
+        'www.tame.test',
+      ]);
     });
 
     it('yields no false hosts in a wildcard zone, only names with answers of their own', async () => {
@@ -115,7 +144,13 @@ describe('liveness, the dns source and the command source', () => {
       const wordlist = join(dir, 'many.txt');
       writeFileSync(wordlist, Array.from({ length: 1200 }, (_, i) => `w${i}`).join('\n'));
       // 1200 lookups at 4 in flight, each delayed by the server, cannot fit one 1-second slice.
-      t = await startTestApp({ ...base(), SCAN_SOURCES: ['dns'], DNS_WORDLIST: wordlist, DNS_CONCURRENCY: 4, SCAN_SLICE_SECONDS: 1 });
+      t = await startTestApp({
+        ...base(),
+        SCAN_SOURCES: ['dns'],
+        DNS_WORDLIST: wordlist,
+        DNS_CONCURRENCY: 4,
+        SCAN_SLICE_SECONDS: 1,
+      });
       auth = bearer(await t.token(['read']));
       await seedDomain(t, { domain: 'big.test' });
       for (let i = 0; i < 1200; i += 100) dns.records.set(`w${i}.big.test`, ['192.0.2.30']);
@@ -141,20 +176,36 @@ describe('liveness, the dns source and the command source', () => {
   describe('the command source', () => {
     it('runs the enumerator without a shell and records its hosts', async () => {
       const script = join(dir, 'enum.mjs');
-      writeFileSync(script, `const d = process.argv[2]; console.log(['one.' + d, 'TWO.' + d + '.', 'x.other.org', '; rm -rf /'].join('\\n'));`);
-      const t = await startTestApp({ ...base(), SCAN_SOURCES: ['command'], SCAN_COMMAND: `${process.execPath} ${script} {domain}` });
+      writeFileSync(
+        script,
+        `const d = process.argv[2]; console.log(['one.' + d, 'TWO.' + d + '.', 'x.other.org', '; rm -rf /'].join('\\n'));`,
+      );
+      const t = await startTestApp({
+        ...base(),
+        SCAN_SOURCES: ['command'],
+        SCAN_COMMAND: `${process.execPath} ${script} {domain}`,
+      });
       try {
         await seedDomain(t, { domain: 'cmd.test' });
-        expect(await tickUntilIdle(t)).toEqual([{ status: 'success', found: 2, new: 2, reactivated: 0, inactive: 0, dropped: 2 }]);
+        expect(await tickUntilIdle(t)).toEqual([
+          { status: 'success', found: 2, new: 2, reactivated: 0, inactive: 0, dropped: 2 },
+        ]);
         const auth = bearer(await t.token());
-        expect((await hostsOf(t, 'cmd.test', auth)).map((h) => h.host).sort()).toEqual(['one.cmd.test', 'two.cmd.test']);
+        expect((await hostsOf(t, 'cmd.test', auth)).map((h) => h.host).sort()).toEqual([
+          'one.cmd.test',
+          'two.cmd.test',
+        ]);
       } finally {
         await t.close();
       }
     });
 
     it('fails the scan with a clear error when the command exits non-zero', async () => {
-      const t = await startTestApp({ ...base(), SCAN_SOURCES: ['command'], SCAN_COMMAND: `${process.execPath} -e process.exit(3)` });
+      const t = await startTestApp({
+        ...base(),
+        SCAN_SOURCES: ['command'],
+        SCAN_COMMAND: `${process.execPath} -e process.exit(3)`,
+      });
       try {
         await seedDomain(t, { domain: 'cmdfail.test' });
         const [outcome] = await tickUntilIdle(t);

@@ -57,7 +57,10 @@ describe('worker processes', () => {
     return server;
   };
   const api = async (server: BuiltServer, token: string, path: string, init: RequestInit = {}): Promise<Json> => {
-    const res = await fetch(`${server.baseUrl}/api/v1${path}`, { ...init, headers: { 'x-api-key': token, 'content-type': 'application/json' } });
+    const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
+      ...init,
+      headers: { 'x-api-key': token, 'content-type': 'application/json' },
+    });
     return (await res.json()) as Json;
   };
   const until = async <T>(probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> => {
@@ -75,7 +78,9 @@ describe('worker processes', () => {
     crt.hanging.add('slow.test');
     const first = await start();
     const token = await cli('tokens', 'create', '--name', 'proc-test');
-    await until(async () => ((await api(first, token, '/scans?domain=slow.test&status=running')).data.length === 1 ? true : undefined));
+    await until(async () =>
+      (await api(first, token, '/scans?domain=slow.test&status=running')).data.length === 1 ? true : undefined,
+    );
 
     await first.stop('SIGKILL');
     servers.splice(servers.indexOf(first), 1);
@@ -106,7 +111,10 @@ describe('worker processes', () => {
       const token = await cli('tokens', 'create', '--name', 'writer', '--scopes', 'read,write');
       const [p1, p2] = [await start(), await start()];
       for (const [i, d] of domains.entries()) {
-        const res = await api(i % 2 ? p1 : p2, token, '/scans', { method: 'POST', body: JSON.stringify({ domain: d }) });
+        const res = await api(i % 2 ? p1 : p2, token, '/scans', {
+          method: 'POST',
+          body: JSON.stringify({ domain: d }),
+        });
         expect(res.data).toEqual({ domain: d, status: 'queued' });
       }
       await until(async () => {
@@ -118,7 +126,8 @@ describe('worker processes', () => {
       expect(scans).toHaveLength(50);
       expect(new Set(scans.map((s) => s.domain)).size).toBe(50);
       expect(scans.every((s) => s.status === 'success' && s.trigger === 'api' && s.new_count === 1)).toBe(true);
-      const starts = (s: BuiltServer) => (s.output().match(/"message":"scan [0-9a-f-]+ of p\d+\.test \(api\) started"/g) ?? []).length;
+      const starts = (s: BuiltServer) =>
+        (s.output().match(/"message":"scan [0-9a-f-]+ of p\d+\.test \(api\) started"/g) ?? []).length;
       expect(starts(p1) + starts(p2)).toBe(50);
       expect(starts(p1)).toBeGreaterThan(0);
       expect(starts(p2)).toBeGreaterThan(0);

@@ -27,7 +27,9 @@ describe('host name normalisation', () => {
   ])('drops %j', (raw) => expect(normalizeHostName(raw, 'example.com')).toBeNull());
 
   it('deduplicates, counts what it drops and ignores blank lines', () => {
-    expect(normalizeAll(['a.example.com', 'A.example.com.', '', '   ', 'x@example.com', 'other.org'], 'example.com')).toEqual({
+    expect(
+      normalizeAll(['a.example.com', 'A.example.com.', '', '   ', 'x@example.com', 'other.org'], 'example.com'),
+    ).toEqual({
       hosts: ['a.example.com'],
       dropped: 2,
     });

@@ -1,0 +1,34 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional } from 'class-validator';
+import { IsRootDomain } from '../../common/validation/is-root-domain.decorator.js';
+import { EnumParam, TextParam } from '../../common/validation/query-params.js';
+import { WindowQuery } from '../../common/validation/window.js';
+import { PLATFORM_SLUGS } from '../../platforms/platform-slugs.js';
+
+export const EXPORT_SCOPES = ['all', 'new', 'inactive'] as const;
+export type ExportScope = (typeof EXPORT_SCOPES)[number];
+export const EXPORT_FORMATS = ['txt', 'csv', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export class ExportQuery extends WindowQuery {
+  @ApiPropertyOptional({ description: 'Export one tracked root domain (not with platform)', example: 'example.com' })
+  @IsOptional()
+  @IsRootDomain()
+  domain?: string;
+
+  @EnumParam(PLATFORM_SLUGS, undefined, 'Export a whole platform (not with domain); neither exports everything')
+  platform?: string;
+
+  @EnumParam(EXPORT_SCOPES, 'all', 'all; new = first seen in the window (hours or since); inactive = no longer seen')
+  scope: ExportScope = 'all';
+
+  @TextParam({ description: 'Only hosts whose name contains this text (literally, case-insensitive)' })
+  search?: string;
+
+  @EnumParam(
+    EXPORT_FORMATS,
+    'txt',
+    'txt: one host per line; csv: RFC 4180 with a header row; json: one array of objects',
+  )
+  format: ExportFormat = 'txt';
+}

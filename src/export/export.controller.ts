@@ -1,0 +1,72 @@
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { ApiErrors } from '../common/openapi/api-responses.js';
+import { ExportQuery } from './dto/export.query.js';
+import { CSV_HEADER, ExportService } from './export.service.js';
+
+const ROW = {
+  type: 'object',
+  required: ['host', 'domain', 'platform', 'first_seen_at', 'is_active'],
+  properties: {
+    host: { type: 'string' },
+    domain: { type: 'string' },
+    platform: { type: 'string' },
+    first_seen_at: { type: 'string', format: 'date-time' },
+    is_active: { type: 'boolean' },
+  },
+};
+
+@ApiTags('Export')
+@RequireScope('read')
+@Controller('export')
+export class ExportController {
+  constructor(private readonly exports: ExportService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Stream hosts of one domain, one platform, or everything, as txt, csv or json',
+    description:
+      'Not the envelope: a streamed body, ordered by root domain, then host, with a Content-Disposition filename. ' +
+      'Errors found before the first byte are answered with the JSON error. An error after streaming started aborts ' +
+      'the response before its end: the chunked body has no final chunk (curl exits 18), and a json body is not a closed array.',
+  })
+  @ApiProduces('text/plain', 'text/csv', 'application/json')
+  @ApiResponse({
+    status: 200,
+    description: 'The export',
+    headers: {
+      'Content-Disposition': {
+        description: 'attachment; filename="subdomains-<subject>-<scope>-<yyyymmdd>.<format>"',
+        schema: { type: 'string' },
+      },
+    },
+    content: {
+      'text/plain': {
+        schema: {
+          type: 'string',
+          description: 'format=txt: one host per line',
+          example: 'a.example.com\nb.example.com\n',
+        },
+      },
+      'text/csv': {
+        schema: {
+          type: 'string',
+          description: `format=csv: RFC 4180, a header row "${CSV_HEADER}", one row per host`,
+          example: `${CSV_HEADER}\na.example.com,example.com,hackerone,2026-11-21T07:08:00.123456Z,true\n`,
+        },
+      },
+      'application/json': { schema: { type: 'array', description: 'format=json: one array, streamed', items: ROW } },
+    },
+  })
+  @ApiErrors('invalid_query', 'invalid_domain', 'not_found')
+  async export(@Query() query: ExportQuery, @Res({ passthrough: true }) reply: FastifyReply) {
+    const prepared = await this.exports.prepare(query);
+    void reply
+      .type(prepared.mediaType)
+      .header('content-disposition', `attachment; filename="${prepared.filename}"`)
+      .header('x-content-type-options', 'nosniff');
+    return prepared.body;
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { DomainsModule } from '../domains/domains.module.js';
+import { ExportController } from './export.controller.js';
+import { ExportRepository } from './export.repository.js';
+import { ExportService } from './export.service.js';
+
+@Module({
+  imports: [DomainsModule],
+  controllers: [ExportController],
+  providers: [ExportRepository, ExportService],
+})
+export class ExportModule {}
