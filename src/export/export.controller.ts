@@ -54,7 +54,7 @@ export class ExportController {
         schema: {
           type: 'string',
           description: `format=csv: RFC 4180, a header row "${CSV_HEADER}", one row per host`,
-          example: `${CSV_HEADER}\na.example.com,example.com,hackerone,2026-11-21T07:08:00.123456Z,true\n`,
+          example: `${CSV_HEADER}\r\na.example.com,example.com,hackerone,2026-11-21T07:08:00.123456Z,true\r\n`,
         },
       },
       'application/json': { schema: { type: 'array', description: 'format=json: one array, streamed', items: ROW } },

@@ -52,6 +52,7 @@ export class ExportRepository {
     const stream = client.query(
       new QueryStream(sql, q.values, { batchSize: BATCH, rowMode: 'array', highWaterMark: BATCH }),
     );
+    let complete = false;
     try {
       let batch: string[] = [];
       for await (const row of stream as AsyncIterable<[string]>) {
@@ -62,9 +63,18 @@ export class ExportRepository {
         }
       }
       if (batch.length > 0) yield batch;
+      complete = true;
     } finally {
-      stream.destroy();
-      await runner.release();
+      if (complete) {
+        await runner.release();
+      } else {
+        // Left early (the client went away, or the query failed): the connection is closed rather than
+        // reused, which ends the query on the server at once and leaves no half-read cursor in the pool.
+        stream.destroy();
+        await (runner as unknown as { releasePostgresConnection(err: Error): Promise<void> }).releasePostgresConnection(
+          new Error('export stopped before its end'),
+        );
+      }
     }
   }
 }

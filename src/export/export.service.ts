@@ -24,8 +24,9 @@ export interface PreparedExport {
 function frame(format: ExportFormat, lines: string[], first: boolean): string {
   switch (format) {
     case 'txt':
-    case 'csv':
       return `${lines.join('\n')}\n`;
+    case 'csv': // RFC 4180 ends every record with CRLF
+      return `${lines.join('\r\n')}\r\n`;
     case 'json':
       return `${first ? '' : ',\n'}${lines.join(',\n')}`;
   }
@@ -66,7 +67,7 @@ export class ExportService {
 
     async function* body(): AsyncGenerator<string> {
       try {
-        if (format === 'csv') yield `${CSV_HEADER}\n`;
+        if (format === 'csv') yield `${CSV_HEADER}\r\n`;
         if (format === 'json') yield '[\n';
         if (!first.done) yield frame(format, first.value, true);
         for await (const lines of batches) yield frame(format, lines, false);
