@@ -6,10 +6,19 @@ import { HostEntity } from '../hosts/host.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { ScanNameEntity } from '../scans/scan-name.entity.js';
 import { ScanEntity } from '../scans/scan.entity.js';
+import { NewHostCountEntity } from '../stats/new-host-count.entity.js';
 import { MIGRATIONS } from './migrations.js';
 import type { DatabaseTarget } from './database.js';
 
-export const ENTITIES = [PlatformEntity, DomainEntity, HostEntity, ScanEntity, ScanNameEntity, ApiKeyEntity];
+export const ENTITIES = [
+  PlatformEntity,
+  DomainEntity,
+  HostEntity,
+  ScanEntity,
+  ScanNameEntity,
+  ApiKeyEntity,
+  NewHostCountEntity,
+];
 
 export function dataSourceOptions(target: DatabaseTarget, env: Environment): DataSourceOptions {
   const connection =

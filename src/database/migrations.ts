@@ -2,8 +2,14 @@ import type { DataSource } from 'typeorm';
 import { InitialSchema1763700000000 } from '../../migrations/1763700000000-InitialSchema.js';
 import { DomainActiveCounter1763800000000 } from '../../migrations/1763800000000-DomainActiveCounter.js';
 import { ScanProgress1763900000000 } from '../../migrations/1763900000000-ScanProgress.js';
+import { NewHostCounts1764000000000 } from '../../migrations/1764000000000-NewHostCounts.js';
 
-export const MIGRATIONS = [InitialSchema1763700000000, DomainActiveCounter1763800000000, ScanProgress1763900000000];
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  DomainActiveCounter1763800000000,
+  ScanProgress1763900000000,
+  NewHostCounts1764000000000,
+];
 
 // Any constant works; it only has to be the same in every process of this service.
 const MIGRATION_LOCK = 7_304_113_211;

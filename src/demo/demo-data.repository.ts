@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { affected, rows } from '../database/sql.js';
 
 // A uniform number in [0, 1) drawn from the seed, a tag and a row number: the same seed gives the same data.
@@ -60,23 +60,8 @@ export class DemoDataRepository {
    * days before ref, newest days densest (age = days × u²); about 8 % inactive.
    */
   insertHosts(seed: string, from: number, to: number, days: number, ref: string): Promise<number> {
-    // A large pending list lets the trigram index take each chunk in one batch instead of row by row.
-    return this.db.transaction(async (m) => {
-      await affected(m, `SET LOCAL gin_pending_list_limit = '256MB'`);
-      return this.insertHostChunk(m, seed, from, to, days, ref);
-    });
-  }
-
-  private insertHostChunk(
-    m: EntityManager,
-    seed: string,
-    from: number,
-    to: number,
-    days: number,
-    ref: string,
-  ): Promise<number> {
     return affected(
-      m,
+      this.db,
       `WITH ds AS (SELECT id, domain, row_number() OVER (ORDER BY id) - 1 AS k, count(*) OVER () AS n FROM domains),
        gen AS (
          SELECT i, floor(power(${U('d', 'i')}, 2.2) * (SELECT max(n) FROM ds))::int AS k,
@@ -131,7 +116,19 @@ export class DemoDataRepository {
     );
   }
 
-  async analyze(): Promise<void> {
-    await affected(this.db, `ANALYZE domains, hosts, scans`);
+  /** The hourly new-host rollup of everything seeded. */
+  async countNewHosts(): Promise<void> {
+    await affected(
+      this.db,
+      `INSERT INTO new_host_counts (hour, platform_slug, n)
+       SELECT date_trunc('hour', h.first_seen_at, 'UTC'), d.platform_slug, count(*)
+         FROM hosts h JOIN domains d ON d.id = h.domain_id GROUP BY 1, 2
+       ON CONFLICT (hour, platform_slug) DO UPDATE SET n = new_host_counts.n + EXCLUDED.n`,
+    );
+  }
+
+  /** Leaves the tables as a live database has them: statistics current, the trigram index's pending list merged. */
+  async vacuumAnalyze(): Promise<void> {
+    await affected(this.db, `VACUUM ANALYZE domains, hosts, scans, new_host_counts`);
   }
 }

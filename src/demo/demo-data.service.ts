@@ -49,8 +49,9 @@ export class DemoDataService {
     }
     onStep(1 + chunks, total, 'scans and counters');
     await this.demo.insertScansAndCounters(Math.min(options.days, 7), ref);
-    onStep(2 + chunks, total, 'analyze');
-    await this.demo.analyze();
+    await this.demo.countNewHosts();
+    onStep(2 + chunks, total, 'vacuum analyze');
+    await this.demo.vacuumAnalyze();
     onStep(total, total, 'done');
     return { domains, hosts, seconds: (Date.now() - started) / 1000 };
   }

@@ -118,6 +118,22 @@ export class DomainsRepository {
     return this.domains.find({ order: { domain: 'ASC' } });
   }
 
+  /**
+   * Rebuilds the hourly new-host rollup from the hosts themselves: after hosts were removed with their
+   * domain, or written by something other than scan persistence (seeding, fixtures).
+   */
+  async rebuildNewHostCounts(): Promise<void> {
+    await this.domains.manager.transaction(async (m) => {
+      await affected(m, `DELETE FROM new_host_counts`);
+      await affected(
+        m,
+        `INSERT INTO new_host_counts (hour, platform_slug, n)
+         SELECT date_trunc('hour', h.first_seen_at, 'UTC'), d.platform_slug, count(*)
+           FROM hosts h JOIN domains d ON d.id = h.domain_id GROUP BY 1, 2`,
+      );
+    });
+  }
+
   /** Recomputes the live counters of the given domains from their hosts (hosts_domain_host_key). */
   async refreshCounters(domainIds: number[]): Promise<void> {
     await affected(

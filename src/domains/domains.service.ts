@@ -39,6 +39,7 @@ export class DomainsService {
   async remove(names: string[]) {
     const unique = this.validNames(names);
     const removed = await this.domains.remove(unique);
+    if (removed.length > 0) await this.domains.rebuildNewHostCounts();
     return { removed, unknown: unique.filter((d) => !removed.includes(d)) };
   }
 

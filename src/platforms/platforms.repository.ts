@@ -19,16 +19,21 @@ export class PlatformsRepository {
 
   /**
    * Every platform (or one) with its counts: domain and host totals from the domains' live counters, and
-   * hosts first seen in the last 24 hours from a range of hosts_new_feed_idx.
+   * hosts first seen in the last 24 hours from the new_host_counts rollup (and at most an hour of
+   * hosts_new_feed_idx for the first, partial hour).
    */
   withCounts(slug?: string): Promise<PlatformDto[]> {
     return rows<PlatformDto>(
       this.platforms.manager,
-      `WITH fresh AS (
-         SELECT d.platform_slug, count(*)::int AS n
-           FROM hosts h JOIN domains d ON d.id = h.domain_id
-          WHERE h.first_seen_at >= now() - interval '24 hours' ${slug ? 'AND d.platform_slug = $1' : ''}
-          GROUP BY d.platform_slug
+      `WITH edge AS (SELECT date_trunc('hour', now() - interval '24 hours', 'UTC') + interval '1 hour' AS at),
+       fresh AS (
+         SELECT platform_slug, sum(n)::int AS n FROM (
+           SELECT platform_slug, n FROM new_host_counts WHERE hour >= (SELECT at FROM edge)
+           UNION ALL
+           SELECT d.platform_slug, count(*) FROM hosts h JOIN domains d ON d.id = h.domain_id
+            WHERE h.first_seen_at >= now() - interval '24 hours' AND h.first_seen_at < (SELECT at FROM edge)
+            GROUP BY d.platform_slug
+         ) parts ${slug ? 'WHERE platform_slug = $1' : ''} GROUP BY platform_slug
        ), totals AS (
          SELECT platform_slug, count(*)::int AS domains, coalesce(sum(total_subdomains), 0)::bigint AS hosts
            FROM domains ${slug ? 'WHERE platform_slug = $1' : ''} GROUP BY platform_slug

@@ -146,7 +146,8 @@ export class ScanStoreRepository {
 
   /**
    * Marks hosts seen now: existing ones get last_seen_at and become active again, the others are added
-   * with first_seen_at = now (hosts_domain_host_key). `source` is a query yielding `host`, given $2.
+   * with first_seen_at = now (hosts_domain_host_key) and counted in new_host_counts. `source` is a query
+   * yielding `host`, given $2.
    */
   private async upsertSeen(m: EntityManager, domainId: number, source: string, params: unknown[]): Promise<HostCounts> {
     const [counts] = await rows<HostCounts>(
@@ -163,6 +164,11 @@ export class ScanStoreRepository {
           WHERE NOT EXISTS (SELECT 1 FROM hosts h WHERE h.domain_id = $1 AND h.host = i.host)
          ON CONFLICT (domain_id, host) DO NOTHING
          RETURNING 1
+       ), counted AS (
+         INSERT INTO new_host_counts (hour, platform_slug, n)
+         SELECT date_trunc('hour', now(), 'UTC'), (SELECT platform_slug FROM domains WHERE id = $1), count(*)
+           FROM added HAVING count(*) > 0
+         ON CONFLICT (hour, platform_slug) DO UPDATE SET n = new_host_counts.n + EXCLUDED.n
        )
        SELECT (SELECT count(*) FROM added)::int AS "newCount",
               (SELECT count(*) FROM touched WHERE NOT was_active)::int AS reactivated`,

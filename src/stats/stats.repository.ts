@@ -5,6 +5,8 @@ import { isoSql, rows } from '../database/sql.js';
 import type { NewCountsDto, StatsTotalsDto, TimeseriesPointDto, TopDomainDto } from './dto/stats.dto.js';
 import type { Bucket } from './dto/stats.query.js';
 
+const WINDOWS = ['last_hour', 'last_day', 'last_week', 'last_month', 'last_6_months'] as const;
+
 @Injectable()
 export class StatsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -22,16 +24,24 @@ export class StatsRepository {
     return row;
   }
 
-  /** New-host counts for the standard windows in one range scan of hosts_new_feed_idx. */
+  /**
+   * New-host counts for the standard windows: whole hours from the new_host_counts rollup, plus the hosts of
+   * the window's first, partial hour counted exactly (a range of at most an hour on hosts_new_feed_idx).
+   */
   async newCounts(): Promise<NewCountsDto> {
     const [row] = await rows<NewCountsDto>(
       this.db,
-      `SELECT count(*) FILTER (WHERE first_seen_at >= now() - interval '1 hour')::int AS last_hour,
-              count(*) FILTER (WHERE first_seen_at >= now() - interval '1 day')::int AS last_day,
-              count(*) FILTER (WHERE first_seen_at >= now() - interval '7 days')::int AS last_week,
-              count(*) FILTER (WHERE first_seen_at >= now() - interval '30 days')::int AS last_month,
-              count(*)::int AS last_6_months
-         FROM hosts WHERE first_seen_at >= now() - interval '182 days'`,
+      `WITH w AS (
+         SELECT name, now() - span AS since, date_trunc('hour', now() - span, 'UTC') + interval '1 hour' AS edge
+           FROM (VALUES ('last_hour', interval '1 hour'), ('last_day', interval '1 day'), ('last_week', interval '7 days'),
+                        ('last_month', interval '30 days'), ('last_6_months', interval '182 days')) AS v(name, span)
+       ), counts AS (
+         SELECT w.name,
+                (SELECT coalesce(sum(n), 0) FROM new_host_counts c WHERE c.hour >= w.edge)
+                + (SELECT count(*) FROM hosts h WHERE h.first_seen_at >= w.since AND h.first_seen_at < w.edge) AS n
+           FROM w
+       )
+       SELECT ${WINDOWS.map((w) => `(SELECT n FROM counts WHERE name = '${w}')::float8 AS ${w}`).join(', ')}`,
     );
     return row;
   }
@@ -49,20 +59,27 @@ export class StatsRepository {
     );
   }
 
-  /** New hosts per bucket from since to now, oldest first, empty buckets as 0; buckets in UTC. */
+  /**
+   * New hosts per bucket from since to now, oldest first, empty buckets as 0; buckets in UTC. Whole hours come
+   * from the new_host_counts rollup, the first partial hour from hosts_new_feed_idx.
+   */
   timeseries(bucket: Bucket, since: string): Promise<TimeseriesPointDto[]> {
     return rows<TimeseriesPointDto>(
       this.db,
-      `WITH buckets AS (
+      `WITH edge AS (SELECT date_trunc('hour', $2::timestamptz, 'UTC') + interval '1 hour' AS at),
+       buckets AS (
          SELECT generate_series(date_trunc($1, $2::timestamptz AT TIME ZONE 'UTC'),
                                 date_trunc($1, now() AT TIME ZONE 'UTC'),
                                 ('1 ' || $1)::interval) AS ts
        ), counts AS (
-         SELECT date_trunc($1, first_seen_at AT TIME ZONE 'UTC') AS ts, count(*)::int AS n
-           FROM hosts WHERE first_seen_at >= $2::timestamptz GROUP BY 1
+         SELECT date_trunc($1, hour AT TIME ZONE 'UTC') AS ts, sum(n) AS n
+           FROM new_host_counts WHERE hour >= (SELECT at FROM edge) GROUP BY 1
+         UNION ALL
+         SELECT date_trunc($1, first_seen_at AT TIME ZONE 'UTC'), count(*)
+           FROM hosts WHERE first_seen_at >= $2::timestamptz AND first_seen_at < (SELECT at FROM edge) GROUP BY 1
        )
-       SELECT ${isoSql("b.ts AT TIME ZONE 'UTC'")} AS ts, coalesce(c.n, 0) AS new_subdomains
-         FROM buckets b LEFT JOIN counts c ON c.ts = b.ts
+       SELECT ${isoSql("b.ts AT TIME ZONE 'UTC'")} AS ts, coalesce((SELECT sum(c.n) FROM counts c WHERE c.ts = b.ts), 0)::float8 AS new_subdomains
+         FROM buckets b
         ORDER BY b.ts`,
       [bucket, since],
     );

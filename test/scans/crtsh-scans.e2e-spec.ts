@@ -70,6 +70,15 @@ describe('scans through the worker with the crtsh source', () => {
     expect(domain).toMatchObject({ total_subdomains: 4, new_subdomains_last_scan: 4, last_scan_status: 'success' });
     expect(domain.stats).toMatchObject({ total: 4, active: 4, inactive: 0 });
     expect((await t.get('/domains/acme.com', read)).body.data.last_scanned_at).not.toBeNull();
+    // scan persistence counts its new hosts into the hourly rollup the stats read
+    expect((await t.get('/stats', read)).body.data.new).toEqual({
+      last_hour: 4,
+      last_day: 4,
+      last_week: 4,
+      last_month: 4,
+      last_6_months: 4,
+    });
+    expect((await t.get('/platforms/hackerone', read)).body.data.new_24h).toBe(4);
   });
 
   it('marks a host the next complete scan did not see inactive, and keeps first_seen_at of the others', async () => {
