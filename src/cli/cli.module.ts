@@ -20,6 +20,8 @@ import {
 import { MigrateCommand } from './migrate.command.js';
 import { ScanCommand } from './scan.command.js';
 import { SeedDemoCommand } from './seed-demo.command.js';
+import { DomainsImportCommand } from './import.command.js';
+import { ImportModule } from '../import/import.module.js';
 import { DemoModule } from '../demo/demo.module.js';
 import { ScansModule } from '../scans/scans.module.js';
 import { ScanClaimsRepository } from '../worker/scan-claims.repository.js';
@@ -38,6 +40,7 @@ export class CliModule {
         DomainsModule,
         ScansModule,
         DemoModule,
+        ImportModule,
       ],
       providers: [
         CliOutput,
@@ -56,6 +59,7 @@ export class CliModule {
         MigrateCommand,
         ScanCommand,
         SeedDemoCommand,
+        DomainsImportCommand,
         ScanClaimsRepository,
       ],
     };

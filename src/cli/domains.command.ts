@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { DomainInputError, DomainsService } from '../domains/domains.service.js';
 import { CliError, CliOutput, iso } from './cli-output.js';
+import { DomainsImportCommand } from './import.command.js';
 
 interface AddOptions {
   platform?: string;
@@ -126,17 +127,18 @@ export class DomainsListCommand extends CommandRunner {
 
 @Command({
   name: 'domains',
-  description: 'Add, enable, disable, remove and list tracked root domains',
+  description: 'Add, enable, disable, remove, list and import tracked root domains',
   subCommands: [
     DomainsAddCommand,
     DomainsEnableCommand,
     DomainsDisableCommand,
     DomainsRemoveCommand,
     DomainsListCommand,
+    DomainsImportCommand,
   ],
 })
 export class DomainsCommand extends CommandRunner {
   run(): Promise<void> {
-    return Promise.reject(new CliError('usage: domains add|enable|disable|remove|list'));
+    return Promise.reject(new CliError('usage: domains add|enable|disable|remove|list|import'));
   }
 }

@@ -3,12 +3,14 @@ import { InitialSchema1763700000000 } from '../../migrations/1763700000000-Initi
 import { DomainActiveCounter1763800000000 } from '../../migrations/1763800000000-DomainActiveCounter.js';
 import { ScanProgress1763900000000 } from '../../migrations/1763900000000-ScanProgress.js';
 import { NewHostCounts1764000000000 } from '../../migrations/1764000000000-NewHostCounts.js';
+import { ProgramHandle1764100000000 } from '../../migrations/1764100000000-ProgramHandle.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
   DomainActiveCounter1763800000000,
   ScanProgress1763900000000,
   NewHostCounts1764000000000,
+  ProgramHandle1764100000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

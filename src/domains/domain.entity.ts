@@ -39,6 +39,10 @@ export class DomainEntity {
   @Column('text', { nullable: true })
   program: string | null;
 
+  /** The program's handle on its platform, when imported from a scope list. */
+  @Column('text', { name: 'program_handle', nullable: true })
+  programHandle: string | null;
+
   @Column('boolean', { default: true })
   enabled: boolean;
 

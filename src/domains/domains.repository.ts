@@ -13,6 +13,9 @@ export interface NewDomain {
   enabled: boolean;
 }
 
+// Any constant, the same in every process.
+const REBUILD_LOCK = 7_304_113_212;
+
 const DOMAIN_COLUMNS = `d.domain, d.platform_slug AS platform, d.program, d.enabled, d.total_subdomains,
   d.new_subdomains_last_scan, ${isoSql('d.last_scanned_at')} AS last_scanned_at, d.last_scan_status`;
 
@@ -124,6 +127,8 @@ export class DomainsRepository {
    */
   async rebuildNewHostCounts(): Promise<void> {
     await this.domains.manager.transaction(async (m) => {
+      // Rebuilds take turns: two at once would both insert the same hours.
+      await rows(m, `SELECT pg_advisory_xact_lock($1)`, [REBUILD_LOCK]);
       await affected(m, `DELETE FROM new_host_counts`);
       await affected(
         m,

@@ -6,7 +6,8 @@ describe('root domains', () => {
     'example.co.uk',
     'xn--bcher-kva.de',
     'a-b.io',
-    'shop.myshopify.com'.replace('shop.', ''),
+    'shop.myshopify.com',
+    'app.herokuapp.com',
     'example.test',
   ])('accepts %s', (d) => expect(rootDomainProblem(d)).toBeNull());
 
@@ -17,6 +18,8 @@ describe('root domains', () => {
     ['example.com:443', 'must be a bare domain'],
     ['www.example.com', 'is not a root domain (its root domain is example.com)'],
     ['co.uk', 'is not a registrable domain'],
+    ['herokuapp.com', 'is not a registrable domain'],
+    ['www.app.herokuapp.com', 'is not a root domain (its root domain is app.herokuapp.com)'],
     ['localhost', 'is not a valid domain name'],
     ['-bad.com', 'is not a valid domain name'],
     ['bad-.com', 'is not a valid domain name'],

@@ -3,8 +3,14 @@ import { parse } from 'tldts';
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /**
+ * The Public Suffix List with its private section: hosting suffixes such as herokuapp.com or
+ * s3.amazonaws.com are suffixes, so a program's app.herokuapp.com is its root domain, never herokuapp.com.
+ */
+export const PSL_OPTIONS = { allowPrivateDomains: true } as const;
+
+/**
  * Why value is not a bare, lowercase, registrable root domain (example.com, example.co.uk), or null when
- * it is one. Registrable means one label below a public suffix of the ICANN section of the Public Suffix List.
+ * it is one. Registrable means one label below a public suffix of the Public Suffix List (both sections).
  */
 export function rootDomainProblem(value: string): string | null {
   if (value.length === 0 || value.length > 253) return 'must be 1 to 253 characters';
@@ -13,7 +19,7 @@ export function rootDomainProblem(value: string): string | null {
   const labels = value.split('.');
   if (labels.length < 2 || !labels.every((l) => LABEL.test(l))) return 'is not a valid domain name';
   if (/^\d+$/.test(labels[labels.length - 1])) return 'is not a valid domain name';
-  const parsed = parse(value);
+  const parsed = parse(value, PSL_OPTIONS);
   if (parsed.domain !== value) {
     return parsed.domain ? `is not a root domain (its root domain is ${parsed.domain})` : 'is not a registrable domain';
   }

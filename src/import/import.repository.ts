@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { rows } from '../database/sql.js';
+import type { ImportEntry } from './scope-formats.js';
+
+export interface ImportResult {
+  added: string[];
+  kept: number;
+  disabled: string[];
+  /** Root domains the file lists under its platform that are tracked under another platform (left there). */
+  elsewhere: { domain: string; platform: string }[];
+}
+
+class DryRun extends Error {
+  constructor(readonly result: ImportResult) {
+    super('dry run');
+  }
+}
+
+/**
+ * Writes an import in one transaction of set-based statements: nothing half-written if anything fails.
+ * A dry run runs the very same statements and rolls them back, so it reports exactly what a real run does.
+ */
+@Injectable()
+export class ImportRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async apply(entries: ImportEntry[], prunePlatforms: string[] | null, dryRun: boolean): Promise<ImportResult> {
+    const columns = [
+      entries.map((e) => e.domain),
+      entries.map((e) => e.platform),
+      entries.map((e) => e.program),
+      entries.map((e) => e.handle),
+    ];
+    try {
+      return await this.db.transaction(async (m) => {
+        const added = await rows<{ domain: string }>(
+          m,
+          `INSERT INTO domains (domain, platform_slug, program, program_handle)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+           ON CONFLICT (domain) DO NOTHING RETURNING domain`,
+          columns,
+        );
+        // Domains tracked before, under the same platform, learn their program's name if they had none.
+        await rows(
+          m,
+          `UPDATE domains d SET program = x.program, program_handle = coalesce(d.program_handle, x.handle), updated_at = now()
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(domain, platform, program, handle)
+            WHERE d.domain = x.domain AND d.platform_slug = x.platform AND d.program IS NULL AND x.program IS NOT NULL`,
+          columns,
+        );
+        const elsewhere = await rows<{ domain: string; platform: string }>(
+          m,
+          `SELECT d.domain, d.platform_slug AS platform FROM domains d
+             JOIN unnest($1::text[], $2::text[]) AS x(domain, platform) ON d.domain = x.domain
+            WHERE d.platform_slug <> x.platform ORDER BY d.domain`,
+          columns.slice(0, 2),
+        );
+        const disabled = prunePlatforms
+          ? await rows<{ domain: string }>(
+              m,
+              `UPDATE domains SET enabled = false, updated_at = now()
+                WHERE platform_slug = ANY($1::text[]) AND enabled AND NOT (domain = ANY($2::text[]))
+                RETURNING domain`,
+              [prunePlatforms, columns[0]],
+            )
+          : [];
+        const result: ImportResult = {
+          added: added.map((r) => r.domain).sort(),
+          kept: entries.length - added.length - elsewhere.length,
+          disabled: disabled.map((r) => r.domain).sort(),
+          elsewhere,
+        };
+        if (dryRun) throw new DryRun(result);
+        return result;
+      });
+    } catch (e) {
+      if (e instanceof DryRun) return e.result;
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,181 @@
+import { PLATFORM_SLUGS } from '../platforms/platform-slugs.js';
+import { type SkipReason, reduceTarget, reduceValue } from './scope-target.js';
+
+export const IMPORT_FORMATS = ['bounty-targets', 'chaos', 'txt'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export interface ImportEntry {
+  domain: string;
+  platform: string;
+  program: string | null;
+  handle: string | null;
+}
+
+export interface ParsedScope {
+  entries: ImportEntry[];
+  /** Platforms the file speaks for: the ones --prune may disable domains of. */
+  platforms: string[];
+  skipped: Partial<Record<SkipReason, number>>;
+  programs: number;
+  targets: number;
+}
+
+/** A file that cannot be read as the format says; the message names the line or program. */
+export class ImportFormatError extends Error {}
+
+type Json = Record<string, unknown>;
+
+// Where each platform's file keeps a target's type and text, and the program's handle.
+const FIELDS: Record<string, { type: string; value: string; handle: (p: Json) => unknown }> = {
+  hackerone: { type: 'asset_type', value: 'asset_identifier', handle: (p) => p.handle },
+  bugcrowd: {
+    type: 'type',
+    value: 'target',
+    handle: (p) => (typeof p.url === 'string' ? p.url.replace(/\/+$/, '').split('/').pop() : null),
+  },
+  intigriti: {
+    type: 'type',
+    value: 'endpoint',
+    handle: (p) => (p.company_handle && p.handle ? `${String(p.company_handle)}/${String(p.handle)}` : p.handle),
+  },
+  yeswehack: { type: 'type', value: 'target', handle: (p) => p.id },
+};
+
+/** The platform a bounty-targets file name stands for: hackerone_data.json → hackerone. */
+export function platformFromFileName(name: string): string | null {
+  const base = name.split(/[/\\]/).pop()?.split('?')[0] ?? '';
+  const m = /^(hackerone|bugcrowd|intigriti|yeswehack)(_data)?\.json$/i.exec(base);
+  return m ? m[1].toLowerCase() : null;
+}
+
+/** The platform of a program from its page's URL (chaos list). */
+export function platformFromUrl(url: unknown): string {
+  if (typeof url !== 'string') return 'self';
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return 'self';
+  }
+  for (const slug of ['hackerone', 'bugcrowd', 'intigriti', 'yeswehack']) {
+    if (host === `${slug}.com` || host.endsWith(`.${slug}.com`)) return slug;
+  }
+  return 'self';
+}
+
+class Collector {
+  readonly entries = new Map<string, ImportEntry>();
+  readonly skipped: Partial<Record<SkipReason, number>> = {};
+  targets = 0;
+
+  add(entry: Omit<ImportEntry, 'domain'>, reduction: ReturnType<typeof reduceValue>): void {
+    this.targets++;
+    if ('skip' in reduction) {
+      this.skipped[reduction.skip] = (this.skipped[reduction.skip] ?? 0) + 1;
+      return;
+    }
+    for (const domain of reduction.roots) if (!this.entries.has(domain)) this.entries.set(domain, { domain, ...entry });
+  }
+}
+
+const text = (v: unknown): string | null =>
+  typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null;
+
+function parseJson(source: string): unknown {
+  try {
+    return JSON.parse(source);
+  } catch (e) {
+    throw new ImportFormatError(`not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function programName(p: Json, i: number): string {
+  return `program ${i + 1}${typeof p.name === 'string' ? ` ("${p.name}")` : ''}`;
+}
+
+/** bounty-targets-data: an array of programs with targets.in_scope[] (out_of_scope is not imported). */
+export function parseBountyTargets(source: string, platform: string): ParsedScope {
+  const fields = FIELDS[platform];
+  if (!fields)
+    throw new ImportFormatError(
+      `bounty-targets files exist for hackerone, bugcrowd, intigriti and yeswehack, not "${platform}"`,
+    );
+  const programs = parseJson(source);
+  if (!Array.isArray(programs)) throw new ImportFormatError('a bounty-targets file is a JSON array of programs');
+  const out = new Collector();
+  programs.forEach((raw: unknown, i) => {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+      throw new ImportFormatError(`${`program ${i + 1}`}: not an object`);
+    const p = raw as Json;
+    const targets = (p.targets as Json | undefined)?.in_scope;
+    if (!Array.isArray(targets)) throw new ImportFormatError(`${programName(p, i)}: targets.in_scope is not a list`);
+    for (const [j, target] of targets.entries()) {
+      if (!target || typeof target !== 'object')
+        throw new ImportFormatError(`${programName(p, i)}: in_scope target ${j + 1} is not an object`);
+      const t = target as Json;
+      out.add(
+        { platform, program: text(p.name), handle: text(fields.handle(p)) },
+        reduceTarget(text(t[fields.type]), t[fields.value]),
+      );
+    }
+  });
+  return {
+    entries: [...out.entries.values()],
+    platforms: [platform],
+    skipped: out.skipped,
+    programs: programs.length,
+    targets: out.targets,
+  };
+}
+
+/** ProjectDiscovery's list: {programs: [{name, url, bounty, domains}]}; the platform comes from the url. */
+export function parseChaos(source: string, only: string | null): ParsedScope {
+  const doc = parseJson(source) as Json | null;
+  const programs = doc && typeof doc === 'object' ? doc.programs : undefined;
+  if (!Array.isArray(programs)) throw new ImportFormatError('a chaos file is a JSON object with a "programs" list');
+  const out = new Collector();
+  let counted = 0;
+  programs.forEach((raw: unknown, i) => {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+      throw new ImportFormatError(`program ${i + 1}: not an object`);
+    const p = raw as Json;
+    if (!Array.isArray(p.domains)) throw new ImportFormatError(`${programName(p, i)}: domains is not a list`);
+    const platform = platformFromUrl(p.url);
+    if (only && platform !== only) return;
+    counted++;
+    for (const domain of p.domains)
+      out.add({ platform, program: text(p.name), handle: null }, reduceValue(String(domain)));
+  });
+  const platforms = only ? [only] : [...new Set([...out.entries.values()].map((e) => e.platform))];
+  return {
+    entries: [...out.entries.values()],
+    platforms,
+    skipped: out.skipped,
+    programs: counted,
+    targets: out.targets,
+  };
+}
+
+/** One domain (or host, wildcard or URL) per line; blank lines and lines starting with # are ignored. */
+export function parseTxt(source: string, platform: string): ParsedScope {
+  const out = new Collector();
+  source.split(/\r?\n/).forEach((line, i) => {
+    const value = line.trim();
+    if (!value || value.startsWith('#')) return;
+    const reduction = reduceValue(value);
+    if ('skip' in reduction)
+      throw new ImportFormatError(`line ${i + 1}: "${value.slice(0, 80)}" is not a domain (${reduction.skip})`);
+    out.add({ platform, program: null, handle: null }, reduction);
+  });
+  return {
+    entries: [...out.entries.values()],
+    platforms: [platform],
+    skipped: out.skipped,
+    programs: 0,
+    targets: out.targets,
+  };
+}
+
+export function isPlatform(slug: string): boolean {
+  return (PLATFORM_SLUGS as readonly string[]).includes(slug);
+}

@@ -1,0 +1,132 @@
+import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
+import { parse } from 'tldts';
+import { PSL_OPTIONS, rootDomainProblem } from '../domains/root-domain.js';
+
+export type SkipReason =
+  | 'mobile_app'
+  | 'ip_address'
+  | 'source_code'
+  | 'not_web'
+  | 'app_store_listing'
+  | 'third_party_document'
+  | 'free_text'
+  | 'no_registrable_domain';
+
+export type Reduction = { roots: string[] } | { skip: SkipReason };
+
+const MOBILE_TYPE = /android|ios|apple_store|google_play|apk|ipa|testflight|windows_app_store/i;
+const IP_TYPE = /^(ip_?address|iprange|ip_range|cidr|network)$/i;
+const CODE_TYPE = /source_?code|open-source|repository/i;
+const DEVICE_TYPE =
+  /^(hardware|iot|device|executable|downloadable_executables|desktop|smart_contract|ai_model|binary)$/i;
+
+// Hosts whose URLs name a listing or a repository on someone else's site, never the program's own domain.
+const MOBILE_STORES =
+  /^(play\.google\.com|apps\.apple\.com|itunes\.apple\.com|appgallery\.huawei\.com|apps\.microsoft\.com|www\.microsoft\.com\/store)$/;
+const LISTING_HOSTS =
+  /^(marketplace\.atlassian\.com|chrome\.google\.com|chromewebstore\.google\.com|microsoftedge\.microsoft\.com|apps\.microsoft\.com|addons\.mozilla\.org|marketplace\.visualstudio\.com|www\.npmjs\.com|pypi\.org)$/;
+const DOCUMENT_HOSTS = /^(docs\.google\.com|drive\.google\.com|sites\.google\.com|onedrive\.live\.com|1drv\.ms)$/;
+const CODE_HOSTS =
+  /^(github\.com|gist\.github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|sourceforge\.net|gitlab\.[a-z0-9.-]+)$/;
+
+/**
+ * Reduces one in-scope target of a scope list to the registrable root domains it names (with the Public
+ * Suffix List), or says why it is skipped. `type` is the platform's target type when it has one.
+ */
+export function reduceTarget(type: string | null | undefined, value: unknown): Reduction {
+  if (typeof value !== 'string' || value.trim() === '') return { skip: 'free_text' };
+  const t = (type ?? '').trim();
+  if (MOBILE_TYPE.test(t) && !/^mobile-application$/i.test(t)) return { skip: 'mobile_app' };
+  if (IP_TYPE.test(t)) return { skip: 'ip_address' };
+  if (CODE_TYPE.test(t)) return { skip: 'source_code' };
+  if (DEVICE_TYPE.test(t)) return { skip: 'not_web' };
+  return reduceValue(value);
+}
+
+/** A target's text, whatever its type: a host, a wildcard, a URL, or text that names none. */
+export function reduceValue(raw: string): Reduction {
+  let text = tidy(raw);
+  // "api.example.com (API endpoints)": a host followed by a note in parentheses
+  const noted = /^(\S+)\s+\(.*\)$/.exec(text);
+  if (noted) text = noted[1];
+  if (/\s/.test(text)) return isIpOrRange(text) ? { skip: 'ip_address' } : { skip: 'free_text' };
+  const host = hostOf(text);
+  if (host === null) return { skip: 'free_text' };
+  if (isIpOrRange(host)) return { skip: 'ip_address' };
+  const path = text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').slice(host.length);
+  if (MOBILE_STORES.test(host)) return { skip: 'mobile_app' };
+  if (LISTING_HOSTS.test(host) || (host === 'www.microsoft.com' && /\/(p|store)\//.test(path)))
+    return { skip: 'app_store_listing' };
+  if (DOCUMENT_HOSTS.test(host)) return { skip: 'third_party_document' };
+  if (CODE_HOSTS.test(host) && /^\/[^/]+/.test(path)) return { skip: 'source_code' };
+
+  const roots = new Set<string>();
+  for (const candidate of expandAlternations(host)) {
+    const ascii = domainToASCII(stripWildcards(candidate));
+    const root = ascii ? parse(ascii, PSL_OPTIONS).domain : null;
+    if (root && rootDomainProblem(root) === null) roots.add(root);
+  }
+  return roots.size > 0 ? { roots: [...roots] } : { skip: 'no_registrable_domain' };
+}
+
+/**
+ * Smooths what people type into scope lists: stray trailing commas and asterisks, "*. example.com",
+ * placeholders for the hunter's own name or a number ("<bugcrowd-name>", "###", "[it | fr]") which stand
+ * for any label, and an unbalanced closing parenthesis.
+ */
+function tidy(raw: string): string {
+  let text = raw
+    .trim()
+    .replace(/[,;]+$/, '')
+    .replace(/\*\.\s+/g, '*.')
+    .replace(/\s+\*$/, '')
+    .replace(/(\.[a-z]{2,})\*$/i, '$1');
+  text = text
+    .replace(/<[^<>\s]*>/g, '*')
+    .replace(/#{2,}/g, '*')
+    .replace(/\[[^\]]*\]/g, '*');
+  while ((text.match(/\)/g) ?? []).length > (text.match(/\(/g) ?? []).length && text.endsWith(')'))
+    text = text.slice(0, -1);
+  return text.replace(/\[[^\]]*\]/g, '*');
+}
+
+/** The host part of a URL or bare host: scheme, credentials, path, query and port removed, lower case. */
+function hostOf(text: string): string | null {
+  const rest = text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^@/]*@/, '');
+  const host = rest
+    .split(/[/?#\\]/)[0]
+    .replace(/:\d*$/, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  return /^[a-z0-9*_().|\u00a0-\uffff-]+(\.[a-z0-9*_().|\u00a0-\uffff-]+)+$/i.test(host) ? host : null;
+}
+
+/** "*.example.(com|de)" → ["*.example.com", "*.example.de"]. */
+function expandAlternations(host: string): string[] {
+  const m = /\(([^()]+)\)/.exec(host);
+  if (!m) return [host];
+  return m[1]
+    .split('|')
+    .flatMap((alt) => expandAlternations(host.slice(0, m.index) + alt + host.slice(m.index + m[0].length)));
+}
+
+/**
+ * Drops every label up to the last one holding a wildcard: "*.api.example.com", "api-*.example.com" → the
+ * rest. Text after the wildcard in that label stays: "*tidalhi.fi" → "tidalhi.fi", "api-*exoscale.com" → "exoscale.com".
+ */
+function stripWildcards(host: string): string {
+  const labels = host.split('.');
+  const last = labels.map((l) => l.includes('*')).lastIndexOf(true);
+  if (last === -1) return host;
+  const after = labels[last].slice(labels[last].lastIndexOf('*') + 1).replace(/^[-_]+/, '');
+  return [...(after ? [after] : []), ...labels.slice(last + 1)].join('.');
+}
+
+function isIpOrRange(text: string): boolean {
+  const bare = text.replace(/^(ipv4|ipv6):\s*/i, '').replace(/^\[|\]$/g, '');
+  const [address, bits] = bare.split('/');
+  return isIP(address) !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits))
+    ? true
+    : /^\d{1,3}(\.\d{1,3}){3}-\d{1,3}(\.\d{1,3}){3}$/.test(bare);
+}

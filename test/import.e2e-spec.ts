@@ -1,0 +1,235 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CliResult, runCli } from './fixtures/cli.js';
+import { type TestApp, startTestApp } from './fixtures/test-app.js';
+
+const FIXTURES = new URL('../../shared/fixtures/scope/', import.meta.url).pathname;
+const fixture = (name: string) => join(FIXTURES, name);
+
+/** Program sync from the real public scope lists in ../shared/fixtures/scope, through the operator CLI. */
+describe('domains import', () => {
+  let t: TestApp;
+  let dir: string;
+  let cli: (...args: string[]) => Promise<CliResult>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sm-import-'));
+    t = await startTestApp({}, { dataDir: join(dir, 'data') });
+    const env = t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : { DATA_DIR: join(dir, 'data') };
+    cli = (...args) => runCli(args, { ...env, LOG_LEVEL: 'error' });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const snapshot = () =>
+    t.dataSource.query(
+      `SELECT domain, platform_slug, program, program_handle, enabled FROM domains ORDER BY domain`,
+    ) as Promise<
+      {
+        domain: string;
+        platform_slug: string;
+        program: string | null;
+        program_handle: string | null;
+        enabled: boolean;
+      }[]
+    >;
+  const importOk = async (...args: string[]) => {
+    const r = await cli('domains', 'import', ...args);
+    expect([
+      r.code,
+      r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('error'))
+        .join(''),
+    ]).toEqual([0, '']);
+    return r.stdout.split('\n');
+  };
+
+  it('imports HackerOne: *.auvik.com becomes auvik.com, app ids are skipped, names and handles kept', async () => {
+    const out = await importOk(fixture('hackerone_data.json'), '--format', 'bounty-targets');
+    expect(out.slice(0, 3)).toEqual([
+      `${fixture('hackerone_data.json')}: 2 programs, 16 targets → 2 root domains (hackerone)`,
+      'added 2, kept 0, disabled 0, under another platform 0',
+      'skipped 2 targets: mobile_app 2',
+    ]);
+    expect(await snapshot()).toEqual([
+      { domain: 'auvik.com', platform_slug: 'hackerone', program: 'Auvik', program_handle: 'auvik', enabled: true },
+      {
+        domain: 'gemini.com',
+        platform_slug: 'hackerone',
+        program: 'Gemini',
+        program_handle: 'gemini_trust_co_vdp',
+        enabled: true,
+      },
+    ]);
+  });
+
+  it.each([
+    [
+      'bugcrowd_data.json',
+      '260 programs, 3037 targets → 604 root domains (bugcrowd)',
+      'added 604, kept 0, disabled 0, under another platform 0',
+      'skipped 1617 targets: app_store_listing 706, free_text 355, ip_address 190, mobile_app 270, no_registrable_domain 2, not_web 50, source_code 44',
+    ],
+    [
+      'intigriti_data.json',
+      '135 programs, 1622 targets → 572 root domains (intigriti)',
+      'added 572, kept 0, disabled 0, under another platform 0',
+      'skipped 336 targets: free_text 127, ip_address 39, mobile_app 131, no_registrable_domain 5, not_web 6, source_code 24, third_party_document 4',
+    ],
+    [
+      'yeswehack_data.json',
+      '63 programs, 672 targets → 302 root domains (yeswehack)',
+      'added 302, kept 0, disabled 0, under another platform 0',
+      'skipped 144 targets: free_text 38, mobile_app 102, source_code 4',
+    ],
+  ])('imports %s with the platform taken from the file name', async (file, parsed, written, skipped) => {
+    const out = await importOk(fixture(file), '--format', 'bounty-targets');
+    expect(out.slice(0, 3)).toEqual([`${fixture(file)}: ${parsed}`, written, skipped]);
+  });
+
+  it('keeps the program names, reduces URLs and wildcards, and never imports a store or a hosting suffix', async () => {
+    const rows = await snapshot();
+    const byDomain = new Map(rows.map((r) => [r.domain, r]));
+    expect(rows).toHaveLength(2 + 604 + 572 + 302);
+    expect(byDomain.get('coindesk.com')).toMatchObject({ platform_slug: 'bugcrowd' });
+    expect(byDomain.get('gesundheitsverbund.at')).toMatchObject({ platform_slug: 'bugcrowd' });
+    expect(byDomain.get('wien.gv.at')).toMatchObject({ platform_slug: 'bugcrowd' });
+    expect(byDomain.get('aikido.dev')).toMatchObject({
+      platform_slug: 'intigriti',
+      program_handle: expect.stringContaining('/'),
+    });
+    expect(byDomain.get('outscale.com')).toMatchObject({ platform_slug: 'yeswehack' });
+    for (const absent of ['google.com', 'microsoft.com', 'apple.com', 'github.com', 'amazonaws.com', 'herokuapp.com']) {
+      expect([absent, byDomain.has(absent)]).toEqual([absent, false]);
+    }
+    expect(rows.filter((r) => r.domain.endsWith('.execute-api.eu-west-1.amazonaws.com')).length).toBeGreaterThan(0);
+  });
+
+  it('changes nothing when the same files are imported again', async () => {
+    const before = await snapshot();
+    for (const file of ['hackerone_data.json', 'bugcrowd_data.json', 'intigriti_data.json', 'yeswehack_data.json']) {
+      const out = await importOk(fixture(file), '--format', 'bounty-targets');
+      expect(out[1]).toMatch(/^added 0, kept \d+, disabled 0, under another platform 0$/);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('--prune disables exactly the domains of a program that left scope, and --dry-run writes nothing', async () => {
+    const programs = JSON.parse(readFileSync(fixture('hackerone_data.json'), 'utf8')) as { name: string }[];
+    const trimmed = join(dir, 'hackerone_data.json');
+    writeFileSync(trimmed, JSON.stringify(programs.filter((p) => p.name !== 'Gemini')));
+    const before = await snapshot();
+
+    const dry = await importOk(trimmed, '--format', 'bounty-targets', '--prune', '--dry-run');
+    expect(dry.slice(0, 3)).toEqual([
+      'dry run: nothing was written',
+      `${trimmed}: 1 programs, 1 targets → 1 root domains (hackerone)`,
+      'added 0, kept 1, disabled 1, under another platform 0',
+    ]);
+    expect(await snapshot()).toEqual(before);
+
+    const out = await importOk(trimmed, '--format', 'bounty-targets', '--prune');
+    expect(out).toContain('disabled gemini.com');
+    const after = await snapshot();
+    const changed = after.filter((row, i) => JSON.stringify(row) !== JSON.stringify(before[i]));
+    expect(changed).toEqual([{ ...before.find((r) => r.domain === 'gemini.com'), enabled: false }]);
+    expect(after.filter((r) => r.platform_slug !== 'hackerone').every((r) => r.enabled)).toBe(true); // other platforms untouched
+  });
+
+  it('imports the chaos list, deriving each program platform from its URL', async () => {
+    const out = await importOk(fixture('chaos_data.json'), '--format', 'chaos');
+    expect(out.slice(0, 3)).toEqual([
+      `${fixture('chaos_data.json')}: 802 programs, 4110 targets → 4103 root domains (self, hackerone, bugcrowd, yeswehack, intigriti)`,
+      'added 3803, kept 222, disabled 0, under another platform 78',
+      'skipped 7 targets: no_registrable_domain 7',
+    ]);
+    const rows = new Map((await snapshot()).map((r) => [r.domain, r]));
+    expect(rows.get('4chan.org')).toMatchObject({ platform_slug: 'self', program: '4chan' });
+    expect(rows.get('jitsi.org')).toMatchObject({ platform_slug: 'hackerone', program: '8x8' });
+    const again = await importOk(fixture('chaos_data.json'), '--format', 'chaos');
+    expect(again[1]).toBe('added 0, kept 4025, disabled 0, under another platform 78');
+  });
+
+  it('imports a txt list into a platform (self by default), from a file or a URL', async () => {
+    const list = join(dir, 'mine.txt');
+    writeFileSync(
+      list,
+      '# my own programs\nexample-own.com\n\n*.api.example-own.com\nhttps://shop.other-own.co.uk/path\n',
+    );
+    expect((await importOk(list, '--format', 'txt')).slice(0, 2)).toEqual([
+      `${list}: 3 targets → 2 root domains (self)`,
+      'added 2, kept 0, disabled 0, under another platform 0',
+    ]);
+    const server = createServer((req, res) => res.end('served-own.net\n'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/list.txt`;
+      expect((await importOk(url, '--format', 'txt', '--platform', 'intigriti'))[1]).toBe(
+        'added 1, kept 0, disabled 0, under another platform 0',
+      );
+      expect((await snapshot()).find((r) => r.domain === 'served-own.net')?.platform_slug).toBe('intigriti');
+    } finally {
+      server.close();
+    }
+  });
+
+  it.each([
+    [
+      'broken.json',
+      '[{"name": "x", "targets": {"in_scope": [',
+      ['--format', 'bounty-targets', '--platform', 'hackerone'],
+      /not valid JSON/,
+    ],
+    [
+      'bugcrowd_data.json',
+      '[{"name": "Acme", "targets": {"in_scope": [{"type": "website", "target": "a.com"}]}}, {"name": "Broken", "targets": {}}]',
+      ['--format', 'bounty-targets'],
+      /program 2 \("Broken"\): targets\.in_scope is not a list/,
+    ],
+    [
+      'list.txt',
+      'good-one.com\n10.0.0.0/8\n',
+      ['--format', 'txt'],
+      /line 2: "10\.0\.0\.0\/8" is not a domain \(ip_address\)/,
+    ],
+    [
+      'scope.json',
+      '[]',
+      ['--format', 'bounty-targets'],
+      /cannot tell the platform from the file name; give --platform/,
+    ],
+    [
+      'chaos.json',
+      '{"programs": [{"name": "A", "url": "https://hackerone.com/a", "domains": "a.com"}]}',
+      ['--format', 'chaos'],
+      /program 1 \("A"\): domains is not a list/,
+    ],
+    ['x.json', '[]', ['--format', 'yaml'], /--format must be one of bounty-targets, chaos, txt/],
+    ['y.txt', 'a.com', ['--format', 'txt', '--platform', 'nowhere'], /unknown platform "nowhere"/],
+  ])('refuses a malformed %s with one clear line, writing nothing', async (name, content, flags, message) => {
+    const bad = mkdtempSync(join(dir, 'bad-'));
+    const file = join(bad, name);
+    writeFileSync(file, content);
+    const before = await snapshot();
+    const r = await cli('domains', 'import', file, ...flags);
+    expect(r.code).toBe(1);
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('error:')),
+    ).toEqual([expect.stringMatching(message)]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses a file that does not exist', async () => {
+    const r = await cli('domains', 'import', join(dir, 'missing.json'), '--format', 'chaos');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot read .*missing\.json: ENOENT/);
+  });
+});
