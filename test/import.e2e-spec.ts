@@ -25,18 +25,17 @@ describe('domains import', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  type Row = {
+    domain: string;
+    platform_slug: string;
+    program: string | null;
+    program_handle: string | null;
+    enabled: boolean;
+  };
   const snapshot = () =>
-    t.dataSource.query(
+    t.dataSource.query<Row[]>(
       `SELECT domain, platform_slug, program, program_handle, enabled FROM domains ORDER BY domain`,
-    ) as Promise<
-      {
-        domain: string;
-        platform_slug: string;
-        program: string | null;
-        program_handle: string | null;
-        enabled: boolean;
-      }[]
-    >;
+    );
   const importOk = async (...args: string[]) => {
     const r = await cli('domains', 'import', ...args);
     expect([

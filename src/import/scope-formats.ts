@@ -36,7 +36,11 @@ const FIELDS: Record<string, { type: string; value: string; handle: (p: Json) =>
   intigriti: {
     type: 'type',
     value: 'endpoint',
-    handle: (p) => (p.company_handle && p.handle ? `${String(p.company_handle)}/${String(p.handle)}` : p.handle),
+    handle: (p) => {
+      const company = text(p.company_handle);
+      const program = text(p.handle);
+      return company && program ? `${company}/${program}` : program;
+    },
   },
   yeswehack: { type: 'type', value: 'target', handle: (p) => p.id },
 };
