@@ -52,6 +52,11 @@ describe('environment', () => {
     ],
     [{ DNS_SERVERS: '1.1.1.1,not a server' }, 'Invalid configuration: DNS_SERVERS='],
     [{ RESOLVE: 'yes' }, 'Invalid configuration: RESOLVE="yes"'],
+    [
+      { SYNC_SOURCES: 'json:https://x.test/a.json' },
+      'Invalid configuration: SYNC_SOURCES: SYNC_SOURCES must be a comma list of format:URL',
+    ],
+    [{ SYNC_CRON: 'hourly' }, 'Invalid configuration: SYNC_CRON="hourly"'],
   ])('stops on %j with one line naming the variable', (env, message) => {
     expect(() => loadEnvironment(env)).toThrow(ConfigError);
     expect(() => loadEnvironment(env)).toThrow(message);

@@ -215,6 +215,36 @@ export class Environment {
   SCAN_LEASE_SECONDS = 120;
 
   @EnvVar(
+    'Scope lists the worker imports on SYNC_CRON: a comma list of format:URL, e.g. bounty-targets:https://…/hackerone_data.json.',
+  )
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean)
+      : value,
+  )
+  @IsOptional()
+  @Matches(/^(bounty-targets|chaos|txt):https?:\/\/\S+$/, {
+    each: true,
+    message: 'SYNC_SOURCES must be a comma list of format:URL with format bounty-targets, chaos or txt',
+  })
+  SYNC_SOURCES?: string[];
+
+  @EnvVar('When the worker syncs SYNC_SOURCES: a cron expression, five fields or six with seconds.', '0 0 */6 * * *')
+  @ValidateBy(
+    { name: 'isCron', validator: { validate: isCronExpression } },
+    { message: 'SYNC_CRON must be a cron expression of five fields, or six with seconds' },
+  )
+  SYNC_CRON = '0 0 */6 * * *';
+
+  @EnvVar('Disable the domains that left a synced scope list: on or off.', 'off')
+  @Transform(toLower)
+  @IsIn(['on', 'off'])
+  SYNC_PRUNE: OnOff = 'off';
+
+  @EnvVar(
     'Public base URL of the service, used in the OpenAPI document and sign-in links.',
     '(derived from HOST and PORT)',
   )
@@ -240,7 +270,9 @@ export function loadEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     const first = errors[0];
     const reason = Object.values(first.constraints ?? {}).at(-1) ?? 'is invalid';
     // Values that may carry credentials are named, never echoed.
-    const shown = /URL|TOKEN|SECRET|PASSWORD/.test(first.property) ? '' : `=${JSON.stringify(raw[first.property])}`;
+    const shown = /URL|TOKEN|SECRET|PASSWORD|^SYNC_SOURCES$|^SCAN_COMMAND$/.test(first.property)
+      ? ''
+      : `=${JSON.stringify(raw[first.property])}`;
     throw new ConfigError(`Invalid configuration: ${first.property}${shown}: ${reason}`);
   }
   return config;
