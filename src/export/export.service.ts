@@ -4,7 +4,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { windowStart } from '../common/validation/window.js';
 import { DomainsRepository } from '../domains/domains.repository.js';
 import type { ExportFormat, ExportQuery } from './dto/export.query.js';
-import { ExportRepository } from './export.repository.js';
+import { type ExportFilters, ExportRepository } from './export.repository.js';
 
 export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = {
   txt: 'text/plain; charset=utf-8',
@@ -21,10 +21,8 @@ export interface PreparedExport {
 }
 
 /** Joins a batch of lines into one chunk of the format's body. */
-function frame(format: ExportFormat, lines: string[], first: boolean): string {
+function frame(format: 'csv' | 'json', lines: string[], first: boolean): string {
   switch (format) {
-    case 'txt':
-      return `${lines.join('\n')}\n`;
     case 'csv': // RFC 4180 ends every record with CRLF
       return `${lines.join('\r\n')}\r\n`;
     case 'json':
@@ -40,7 +38,7 @@ export class ExportService {
   ) {}
 
   /**
-   * Checks the parameters and reads the first batch before anything is sent, so a bad request or a failing
+   * Checks the parameters and reads the first chunk before anything is sent, so a bad request or a failing
    * query is still answered with the JSON error. After that the body streams; an error then aborts the
    * response before its end (see the README: a truncated export never looks complete).
    */
@@ -53,27 +51,26 @@ export class ExportService {
       domainId = domain.id;
     }
     const format = query.format;
-    const batches = this.exports.lines(format, {
+    const filters: ExportFilters = {
       domainId,
       platform: query.platform,
       scope: query.scope,
       since: windowStart(query),
       search: query.search,
-    });
-    const first = await batches.next().catch(async (e: unknown) => {
-      await batches.return(undefined);
+    };
+    const chunks: AsyncGenerator<string | Buffer> =
+      format === 'txt' ? this.exports.textChunks(filters) : this.framed(format, filters);
+    const first = await chunks.next().catch(async (e: unknown) => {
+      await chunks.return(undefined);
       throw e;
     });
 
-    async function* body(): AsyncGenerator<string> {
+    async function* body(): AsyncGenerator<string | Buffer> {
       try {
-        if (format === 'csv') yield `${CSV_HEADER}\r\n`;
-        if (format === 'json') yield '[\n';
-        if (!first.done) yield frame(format, first.value, true);
-        for await (const lines of batches) yield frame(format, lines, false);
-        if (format === 'json') yield first.done ? ']\n' : '\n]\n';
+        if (!first.done) yield first.value;
+        yield* chunks;
       } finally {
-        await batches.return(undefined);
+        await chunks.return(undefined);
       }
     }
     return {
@@ -81,6 +78,17 @@ export class ExportService {
       mediaType: EXPORT_MEDIA_TYPES[format],
       filename: this.filename(query),
     };
+  }
+
+  /** csv and json: the header or opening bracket, the framed batches, and the closing bracket. */
+  private async *framed(format: 'csv' | 'json', filters: ExportFilters): AsyncGenerator<string> {
+    yield format === 'csv' ? `${CSV_HEADER}\r\n` : '[\n';
+    let first = true;
+    for await (const lines of this.exports.lineBatches(format, filters)) {
+      yield frame(format, lines, first);
+      first = false;
+    }
+    if (format === 'json') yield first ? ']\n' : '\n]\n';
   }
 
   /** e.g. subdomains-hackerone-new-24h-20261121.csv, subdomains-example.com-all-20261121.txt */
