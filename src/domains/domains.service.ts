@@ -7,6 +7,8 @@ import type { ListDomainsQuery } from './dto/list-domains.query.js';
 import { DomainsRepository } from './domains.repository.js';
 import { rootDomainProblem } from './root-domain.js';
 
+const notTracked = (name: string) => ApiError.notFound(`Domain ${name} is not tracked`);
+
 /** A bad argument from an operator; the CLI prints its message alone. */
 export class DomainInputError extends Error {}
 
@@ -55,7 +57,14 @@ export class DomainsService {
 
   async detail(name: string): Promise<DomainDetailDto> {
     const domain = await this.domains.findDetail(name);
-    if (!domain) throw ApiError.notFound(`Domain ${name} is not tracked`);
+    if (!domain) throw notTracked(name);
+    return domain;
+  }
+
+  /** The tracked domain of that name, or the contract's 404 not_found. */
+  async requireTracked(name: string): Promise<DomainEntity> {
+    const domain = await this.domains.findByName(name);
+    if (!domain) throw notTracked(name);
     return domain;
   }
 

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { windowStart } from '../common/validation/window.js';
-import { DomainsRepository } from '../domains/domains.repository.js';
+import { DomainsService } from '../domains/domains.service.js';
 import type { ExportFormat, ExportQuery } from './dto/export.query.js';
 import { type ExportFilters, ExportRepository } from './export.repository.js';
 
@@ -34,7 +34,7 @@ function frame(format: 'csv' | 'json', lines: string[], first: boolean): string 
 export class ExportService {
   constructor(
     private readonly exports: ExportRepository,
-    private readonly domains: DomainsRepository,
+    private readonly domains: DomainsService,
   ) {}
 
   /**
@@ -44,12 +44,7 @@ export class ExportService {
    */
   async prepare(query: ExportQuery): Promise<PreparedExport> {
     if (query.domain && query.platform) throw ApiError.invalidQuery('give domain or platform, not both');
-    let domainId: number | undefined;
-    if (query.domain) {
-      const domain = await this.domains.findByName(query.domain);
-      if (!domain) throw ApiError.notFound(`Domain ${query.domain} is not tracked`);
-      domainId = domain.id;
-    }
+    const domainId = query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined;
     const format = query.format;
     const filters: ExportFilters = {
       domainId,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { windowStart } from '../common/validation/window.js';
-import { DomainsRepository } from '../domains/domains.repository.js';
+import { DomainsService } from '../domains/domains.service.js';
 import { PlatformsService } from '../platforms/platforms.service.js';
 import type {
   DomainHostsQuery,
@@ -18,18 +18,18 @@ import { decodePlatformCursor, encodePlatformCursor } from './platform-cursor.js
 export class HostsService {
   constructor(
     private readonly hosts: HostsRepository,
-    private readonly domains: DomainsRepository,
+    private readonly domains: DomainsService,
     private readonly platforms: PlatformsService,
   ) {}
 
   async listForDomain(name: string, query: DomainHostsQuery) {
-    const domain = await this.requireDomain(name);
+    const domain = await this.domains.requireTracked(name);
     const page = await this.hosts.listForDomain(domain.id, query.filter, query.search, query.limit, query.offset);
     return { data: page.rows, meta: { limit: query.limit, offset: query.offset, total: page.total } };
   }
 
   async newForDomain(name: string, query: DomainNewHostsQuery) {
-    const domain = await this.requireDomain(name);
+    const domain = await this.domains.requireTracked(name);
     const since = windowStart(query);
     const data = await this.hosts.newForDomain(domain.id, since, query.limit);
     return { data, meta: { since, count: data.length, limit: query.limit } };
@@ -88,11 +88,5 @@ export class HostsService {
     const since = windowStart(query);
     const data = (await this.hosts.newFeed({ since, limit: query.limit, platform: slug })).slice(0, query.limit);
     return { data, meta: { since, count: data.length, limit: query.limit } };
-  }
-
-  private async requireDomain(name: string) {
-    const domain = await this.domains.findByName(name);
-    if (!domain) throw ApiError.notFound(`Domain ${name} is not tracked`);
-    return domain;
   }
 }

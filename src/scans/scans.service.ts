@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { Environment } from '../config/environment.js';
 import { DomainsRepository } from '../domains/domains.repository.js';
+import { DomainsService } from '../domains/domains.service.js';
 import type { ListScansQuery } from './dto/list-scans.query.js';
 import { ScansRepository } from './scans.repository.js';
 
@@ -9,13 +10,14 @@ import { ScansRepository } from './scans.repository.js';
 export class ScansService {
   constructor(
     private readonly domains: DomainsRepository,
+    private readonly tracked: DomainsService,
     private readonly scans: ScansRepository,
     private readonly env: Environment,
   ) {}
 
   /** Queues a scan for the worker's next tick; queueing twice keeps one place in the queue. */
   async queue(name: string): Promise<{ domain: string; status: 'queued' }> {
-    const domain = await this.requireDomain(name);
+    const domain = await this.tracked.requireTracked(name);
     await this.domains.markQueued(domain.id);
     return { domain: domain.domain, status: 'queued' };
   }
@@ -25,7 +27,7 @@ export class ScansService {
   }
 
   async list(query: ListScansQuery) {
-    const domainId = query.domain ? (await this.requireDomain(query.domain)).id : undefined;
+    const domainId = query.domain ? (await this.tracked.requireTracked(query.domain)).id : undefined;
     const page = await this.scans.listPage(
       { domainId, platform: query.platform, status: query.status },
       query.limit,
@@ -42,11 +44,5 @@ export class ScansService {
 
   status() {
     return this.scans.workerStatus(this.env.SCAN_INTERVAL_HOURS);
-  }
-
-  private async requireDomain(name: string) {
-    const domain = await this.domains.findByName(name);
-    if (!domain) throw ApiError.notFound(`Domain ${name} is not tracked`);
-    return domain;
   }
 }
