@@ -12,6 +12,19 @@ export interface KeyLookup {
   revoked: boolean;
 }
 
+/**
+ * One round trip per request: the key by its hash (unique index api_keys_key_hash_key) and, at most once a
+ * minute, a record of its use. Exported for the benchmark's floor server, which must run the same statement.
+ */
+export const KEY_LOOKUP_SQL = `WITH k AS (
+         SELECT id, name, user_id, scopes, revoked_at, last_used_at FROM api_keys WHERE key_hash = $1
+       ), touch AS (
+         UPDATE api_keys SET last_used_at = now() FROM k
+          WHERE api_keys.id = k.id AND k.revoked_at IS NULL
+            AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute')
+       )
+       SELECT id, name, user_id, scopes, revoked_at IS NOT NULL AS revoked FROM k`;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
@@ -25,14 +38,7 @@ export class ApiKeysRepository {
   async findByHashAndTouch(keyHash: string): Promise<KeyLookup | null> {
     const [row] = await rows<{ id: string; name: string; user_id: string; scopes: Scope[]; revoked: boolean }>(
       this.keys.manager,
-      `WITH k AS (
-         SELECT id, name, user_id, scopes, revoked_at, last_used_at FROM api_keys WHERE key_hash = $1
-       ), touch AS (
-         UPDATE api_keys SET last_used_at = now() FROM k
-          WHERE api_keys.id = k.id AND k.revoked_at IS NULL
-            AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute')
-       )
-       SELECT id, name, user_id, scopes, revoked_at IS NOT NULL AS revoked FROM k`,
+      KEY_LOOKUP_SQL,
       [keyHash],
     );
     return row ? { id: row.id, name: row.name, userId: row.user_id, scopes: row.scopes, revoked: row.revoked } : null;
