@@ -1,11 +1,14 @@
 import { type LogLevel as NestLogLevel, ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module.js';
 import { OpenApiDocument } from './api-index/openapi.controller.js';
 import { buildOpenApiDocument } from './common/openapi/openapi.js';
+import { ApiError } from './common/errors/api-error.js';
 import { requestIdFor } from './common/http/request-id.js';
+import { sendError } from './common/http/send-error.js';
 import { API_PREFIX, RouteIndex, rewriteMirrorPrefix } from './common/http/route-index.js';
 import type { Environment, LogLevel } from './config/environment.js';
 import type { DatabaseTarget } from './database/database.js';
@@ -34,6 +37,14 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
     rewriteUrl: (req: { url?: string }) => rewriteMirrorPrefix(req.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
+    // The router's own refusals (malformed percent-encoding, a path segment over maxParamLength) never
+    // reach Nest: answer them here in the contract's shape. No resource can live at such a path.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
+      sendError(
+        request,
+        reply,
+        ApiError.notFound(`No endpoint at this path: ${error.message.split(':')[0].slice(0, 100)}`),
+      ),
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));

@@ -23,6 +23,11 @@ describe('the error contract', () => {
     expectError(await t.get('/api/v2/me'), 404, 'not_found');
   });
 
+  it('answers what the router itself refuses (an over-long path segment, bad percent-encoding) in the error shape', async () => {
+    expectError(await t.get(`/scans/${'a'.repeat(600)}`, bearer(writer)), 404, 'not_found');
+    expectError(await t.get('/domains/%E0%A4%A', bearer(writer)), 404, 'not_found');
+  });
+
   it('answers a known path with the wrong verb with 405 method_not_allowed and an Allow header', async () => {
     const res = await t.request('DELETE', '/me', { headers: bearer(writer) });
     expectError(res, 405, 'method_not_allowed');

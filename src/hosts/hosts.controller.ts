@@ -12,7 +12,7 @@ import type { FastifyReply } from 'fastify';
 import { SLUG_PARAM } from '../platforms/platforms.controller.js';
 import { RequireScope } from '../common/decorators/auth.decorators.js';
 import { ApiEnvelope, ApiErrors, PageMetaDto, WindowMetaDto } from '../common/openapi/api-responses.js';
-import { RootDomainPipe } from '../common/validation/param.pipes.js';
+import { PlatformSlugPipe, RootDomainPipe } from '../common/validation/param.pipes.js';
 import {
   DomainHostDto,
   DomainNewHostDto,
@@ -128,7 +128,7 @@ export class PlatformHostsController {
   })
   @ApiErrors('invalid_query', 'unknown_platform')
   async subdomains(
-    @Param('slug') slug: string,
+    @Param('slug', PlatformSlugPipe) slug: string,
     @Query() query: PlatformHostsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
@@ -144,7 +144,7 @@ export class PlatformHostsController {
   @ApiParam(SLUG_PARAM)
   @ApiEnvelope(FeedHostDto, { isArray: true, meta: WindowMetaDto })
   @ApiErrors('invalid_query', 'unknown_platform')
-  newHosts(@Param('slug') slug: string, @Query() query: PlatformNewHostsQuery) {
+  newHosts(@Param('slug', PlatformSlugPipe) slug: string, @Query() query: PlatformNewHostsQuery) {
     return this.hosts.newForPlatform(slug, query);
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { PlatformSlugPipe } from '../common/validation/param.pipes.js';
 import { envelope } from '../common/envelope.js';
 import { ApiEnvelope, ApiErrors, PageMetaDto } from '../common/openapi/api-responses.js';
 import { PlatformDomainDto, PlatformDto } from './dto/platform.dto.js';
@@ -33,7 +34,7 @@ export class PlatformsController {
   @ApiParam(SLUG_PARAM)
   @ApiEnvelope(PlatformDto)
   @ApiErrors('unknown_platform')
-  async get(@Param('slug') slug: string) {
+  async get(@Param('slug', PlatformSlugPipe) slug: string) {
     return envelope(await this.platforms.get(slug));
   }
 
@@ -42,7 +43,7 @@ export class PlatformsController {
   @ApiParam(SLUG_PARAM)
   @ApiEnvelope(PlatformDomainDto, { isArray: true, meta: PageMetaDto })
   @ApiErrors('invalid_query', 'unknown_platform')
-  domains(@Param('slug') slug: string, @Query() query: PlatformDomainsQuery) {
+  domains(@Param('slug', PlatformSlugPipe) slug: string, @Query() query: PlatformDomainsQuery) {
     return this.platforms.domainsOf(slug, query.limit, query.offset);
   }
 }

@@ -27,9 +27,11 @@ const DATABASE_ERROR_CODES = new Set([
 const DATABASE_MESSAGES =
   /connection terminated|timeout exceeded when trying to connect|connection timeout|Connection terminated unexpectedly|too many connections/i;
 
-function isDatabaseError(e: Error & { code?: unknown }): boolean {
+function isDatabaseError(e: Error & { code?: unknown; severity?: unknown }): boolean {
   return (
     e instanceof QueryFailedError ||
+    // any error PostgreSQL itself reported: a five-character SQLSTATE and a severity
+    (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string') ||
     DATABASE_ERROR_NAMES.has(e.name) ||
     (typeof e.code === 'string' && DATABASE_ERROR_CODES.has(e.code)) ||
     DATABASE_MESSAGES.test(e.message)

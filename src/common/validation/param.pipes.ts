@@ -14,6 +14,17 @@ export class RootDomainPipe implements PipeTransform<string, string> {
   }
 }
 
+/** A platform slug in the path; anything that cannot be a slug is an unknown platform, found without a query. */
+@Injectable()
+export class PlatformSlugPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(value)) {
+      throw new ApiError('unknown_platform', 'Not a tracked platform; GET /platforms lists them');
+    }
+    return value;
+  }
+}
+
 /** A path segment that must be a UUID: 400 invalid_id otherwise. */
 @Injectable()
 export class UuidPipe implements PipeTransform<string, string> {

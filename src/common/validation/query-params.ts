@@ -11,6 +11,7 @@ import {
   Max,
   MaxLength,
   Min,
+  Matches,
   MinLength,
   ValidateBy,
 } from 'class-validator';
@@ -162,6 +163,9 @@ export function TextParam(opts: {
     Transform(({ value }: { value: unknown }) => (single(value) ? value.trim() : value)),
     MinLength(min, { message: length }),
     MaxLength(max, { message: length }),
+    // A NUL or other control character can be no part of a host name, and PostgreSQL refuses NUL in text.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    Matches(/^[^\u0000-\u001f\u007f]*$/, { message: (a) => `${a.property} must not contain control characters` }),
     IsString({ message: (a) => `${a.property} must be given once, as text` }),
     opts.required ? IsDefined({ message: (a) => `${a.property} is required` }) : IsOptional(),
   );
