@@ -2,62 +2,18 @@
 // same rotating parameters (cursors taken from real pages). autocannon, BENCH_CONNECTIONS (16) connections,
 // BENCH_SECONDS (10) per endpoint and server, after a warm-up. Seeds BENCH_HOSTS (1,000,000) with seed-demo.
 // Usage: npm run build && node bench/api.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_SECONDS)
-import { execSync, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { DataSource } from 'typeorm';
-import { ApiKeyEntity } from '../dist/src/auth/api-key.entity.js';
-import { ApiKeysRepository } from '../dist/src/auth/api-keys.repository.js';
-import { ApiKeysService } from '../dist/src/auth/api-keys.service.js';
-import { loadEnvironment } from '../dist/src/config/environment.js';
-import { dataSourceOptions } from '../dist/src/database/data-source-options.js';
-import { runMigrations } from '../dist/src/database/migrations.js';
-import { DemoDataRepository } from '../dist/src/demo/demo-data.repository.js';
-import { DemoDataService } from '../dist/src/demo/demo-data.service.js';
 import { startFloor } from './floor-server.mjs';
+import { createBenchDatabase, startService, writeResult } from './harness.mjs';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const dbName = `sm_bench_api_${process.pid}`;
 
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
-const url = new URL(adminUrl);
-url.pathname = `/${dbName}`;
-const dbUrl = url.toString();
-const env = loadEnvironment({ DATABASE_URL: dbUrl });
-const ds = await new DataSource(dataSourceOptions({ kind: 'server', url: dbUrl }, env)).initialize();
-await runMigrations(ds, true);
-await new DemoDataService(new DemoDataRepository(ds), env).seed(
-  { domains: 2000, hosts, days: 30, seed: 'bench' },
-  () => undefined,
-);
-const { token } = await new ApiKeysService(new ApiKeysRepository(ds.getRepository(ApiKeyEntity))).create(
-  'bench',
-  'bench',
-  ['read'],
-);
-
-const service = spawn(process.execPath, ['dist/main.js'], {
-  env: { PATH: process.env.PATH, DATABASE_URL: dbUrl, PORT: '0', WORKER: 'off', DOCS: 'off', LOG_LEVEL: 'info' },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-const serviceUrl = await new Promise((resolve, reject) => {
-  let out = '';
-  const onData = (d) => {
-    out += d;
-    const m = /listening on (http:\/\/[^\s"]+)/.exec(out);
-    if (m) resolve(m[1]);
-  };
-  service.stdout.on('data', onData);
-  service.stderr.on('data', onData);
-  service.on('exit', (code) => reject(new Error(`service exited ${code}: ${out}`)));
-});
+const db = await createBenchDatabase('api', { hosts });
+const { dbUrl, env, token } = db;
+const service = await startService(dbUrl);
+const serviceUrl = service.url;
 const floor = await startFloor(dbUrl, env.DATABASE_POOL_SIZE);
 
 // Rotating parameters from real pages: new-host cursors, and platform-feed cursors of every platform.
@@ -120,26 +76,7 @@ for (const endpoint of endpoints) {
   );
 }
 
-service.kill('SIGTERM');
+service.stop();
 await floor.close();
-await ds.destroy();
-await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
-await admin.end();
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(
-  new URL('./results/api.json', import.meta.url),
-  `${JSON.stringify(
-    {
-      benchmark: 'api',
-      hosts,
-      seconds,
-      connections,
-      results,
-      machine: { cpus: cpus().length, memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version },
-      commit: execSync('git rev-parse --short HEAD').toString().trim(),
-      at: new Date().toISOString(),
-    },
-    null,
-    2,
-  )}\n`,
-);
+await db.drop();
+writeResult('api', { benchmark: 'api', hosts, seconds, connections, results });

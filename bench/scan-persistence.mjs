@@ -3,35 +3,18 @@
 //   floor   — the plain set-based INSERT of the same 100k names into hosts.
 // Also a rescan of the same 100k (every host exists: update path). Medians of BENCH_RUNS alternated runs.
 // Usage: npm run build && node bench/scan-persistence.mjs   (BENCH_DATABASE_URL, BENCH_NAMES, BENCH_RUNS)
-import { writeFileSync, mkdirSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
-import { execSync } from 'node:child_process';
-import pg from 'pg';
-import { DataSource } from 'typeorm';
-import { loadEnvironment } from '../dist/src/config/environment.js';
-import { dataSourceOptions } from '../dist/src/database/data-source-options.js';
-import { runMigrations } from '../dist/src/database/migrations.js';
 import { ScanStoreRepository } from '../dist/src/scans/scan-store.repository.js';
+import { createBenchDatabase, median, writeResult } from './harness.mjs';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const count = Number(process.env.BENCH_NAMES ?? 100_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const dbName = `sm_bench_${process.pid}`;
 
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
-const url = new URL(adminUrl);
-url.pathname = `/${dbName}`;
-
-const env = loadEnvironment({ DATABASE_URL: url.toString() });
-const ds = await new DataSource(dataSourceOptions({ kind: 'server', url: url.toString() }, env)).initialize();
-await runMigrations(ds, true);
+const db = await createBenchDatabase('persistence');
+const { ds } = db;
 const store = new ScanStoreRepository(ds);
 
 const names = (domain) =>
   Array.from({ length: count }, (_, i) => `h${i.toString(36)}-${(i * 7919) % 100003}.${domain}`);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const time = async (fn) => {
   const t0 = process.hrtime.bigint();
   await fn();
@@ -77,36 +60,19 @@ for (let run = 0; run < runs; run++) {
   );
 }
 
-const result = {
+const postgres = (await ds.query('SHOW server_version'))[0].server_version;
+await db.drop();
+const result = writeResult('scan-persistence', {
   benchmark: 'scan-persistence',
   names: count,
   runs,
+  postgres,
   service_ms: { median: median(service), all: service },
   rescan_ms: { median: median(rescan), all: rescan },
   floor_ms: { median: median(floor), all: floor },
   ratio_to_floor: +(median(service) / median(floor)).toFixed(2),
   rescan_ratio_to_floor: +(median(rescan) / median(floor)).toFixed(2),
-  machine: {
-    cpus: cpus().length,
-    memory_gib: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-    postgres: (await ds.query('SHOW server_version'))[0].server_version,
-  },
-  commit: (() => {
-    try {
-      return execSync('git rev-parse --short HEAD').toString().trim();
-    } catch {
-      return 'unknown';
-    }
-  })(),
-  at: new Date().toISOString(),
-};
-
-await ds.destroy();
-await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
-await admin.end();
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/scan-persistence.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+});
 console.log(
   `scan persistence of ${count} names (median of ${runs}): new ${result.service_ms.median.toFixed(0)} ms, ` +
     `rescan ${result.rescan_ms.median.toFixed(0)} ms, plain insert ${result.floor_ms.median.toFixed(0)} ms; ` +
