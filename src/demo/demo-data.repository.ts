@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { affected, rows } from '../database/sql.js';
+import { rebuildNewHostCounts } from '../domains/domains.repository.js';
 
 // A uniform number in [0, 1) drawn from the seed, a tag and a row number: the same seed gives the same data.
 const U = (tag: string, i: string) =>
@@ -117,14 +118,8 @@ export class DemoDataRepository {
   }
 
   /** The hourly new-host rollup of everything seeded. */
-  async countNewHosts(): Promise<void> {
-    await affected(
-      this.db,
-      `INSERT INTO new_host_counts (hour, platform_slug, n)
-       SELECT date_trunc('hour', h.first_seen_at, 'UTC'), d.platform_slug, count(*)
-         FROM hosts h JOIN domains d ON d.id = h.domain_id GROUP BY 1, 2
-       ON CONFLICT (hour, platform_slug) DO UPDATE SET n = new_host_counts.n + EXCLUDED.n`,
-    );
+  countNewHosts(): Promise<void> {
+    return rebuildNewHostCounts(this.db.manager);
   }
 
   /** Leaves the tables as a live database has them: statistics current, the trigram index's pending list merged. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
+import { type EntityManager, In, type Repository } from 'typeorm';
 import { Params, affected, containsPattern, isoSql, rows } from '../database/sql.js';
 import type { DomainDetailDto, DomainDto } from './dto/domain.dto.js';
 import type { DomainSort } from './dto/list-domains.query.js';
@@ -30,6 +30,23 @@ export interface DomainFilters {
   search?: string;
   platform?: string;
   enabled?: boolean;
+}
+
+/**
+ * Rebuilds the hourly new-host rollup from the hosts themselves, in one transaction. Rebuilds take turns:
+ * two at once would both insert the same hours.
+ */
+export async function rebuildNewHostCounts(manager: EntityManager): Promise<void> {
+  await manager.transaction(async (m) => {
+    await rows(m, `SELECT pg_advisory_xact_lock($1)`, [REBUILD_LOCK]);
+    await affected(m, `DELETE FROM new_host_counts`);
+    await affected(
+      m,
+      `INSERT INTO new_host_counts (hour, platform_slug, n)
+       SELECT date_trunc('hour', h.first_seen_at, 'UTC'), d.platform_slug, count(*)
+         FROM hosts h JOIN domains d ON d.id = h.domain_id GROUP BY 1, 2`,
+    );
+  });
 }
 
 @Injectable()
@@ -125,18 +142,8 @@ export class DomainsRepository {
    * Rebuilds the hourly new-host rollup from the hosts themselves: after hosts were removed with their
    * domain, or written by something other than scan persistence (seeding, fixtures).
    */
-  async rebuildNewHostCounts(): Promise<void> {
-    await this.domains.manager.transaction(async (m) => {
-      // Rebuilds take turns: two at once would both insert the same hours.
-      await rows(m, `SELECT pg_advisory_xact_lock($1)`, [REBUILD_LOCK]);
-      await affected(m, `DELETE FROM new_host_counts`);
-      await affected(
-        m,
-        `INSERT INTO new_host_counts (hour, platform_slug, n)
-         SELECT date_trunc('hour', h.first_seen_at, 'UTC'), d.platform_slug, count(*)
-           FROM hosts h JOIN domains d ON d.id = h.domain_id GROUP BY 1, 2`,
-      );
-    });
+  rebuildNewHostCounts(): Promise<void> {
+    return rebuildNewHostCounts(this.domains.manager);
   }
 
   /** Recomputes the live counters of the given domains from their hosts (hosts_domain_host_key). */

@@ -107,16 +107,7 @@ export class ScanStoreRepository {
                     dropped_count AS dropped`,
         [scan.id, inactive],
       );
-      await rows(
-        m,
-        `UPDATE domains SET last_scanned_at = now(), last_scan_status = 'success', new_subdomains_last_scan = $2,
-                total_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1),
-                active_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1 AND is_active),
-                updated_at = now()
-          WHERE id = $1`,
-        [scan.domainId, final.new],
-      );
-      await rows(m, `DELETE FROM scan_names WHERE scan_id = $1`, [scan.id]);
+      await this.closeScan(m, scan, 'success', final.new);
       return final;
     });
   }
@@ -131,17 +122,27 @@ export class ScanStoreRepository {
           WHERE id = $1`,
         [scan.id, message.slice(0, 2000)],
       );
-      await rows(
-        m,
-        `UPDATE domains SET last_scanned_at = now(), last_scan_status = 'error', new_subdomains_last_scan = 0,
-                total_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1),
-                active_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1 AND is_active),
-                updated_at = now()
-          WHERE id = $1`,
-        [scan.domainId],
-      );
-      await rows(m, `DELETE FROM scan_names WHERE scan_id = $1`, [scan.id]);
+      await this.closeScan(m, scan, 'error', 0);
     });
+  }
+
+  /** The domain's last-scan fields and live counters after a scan, and the scan's staging rows dropped. */
+  private async closeScan(
+    m: EntityManager,
+    scan: ActiveScan,
+    status: 'success' | 'error',
+    newCount: number,
+  ): Promise<void> {
+    await rows(
+      m,
+      `UPDATE domains SET last_scanned_at = now(), last_scan_status = $2, new_subdomains_last_scan = $3,
+              total_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1),
+              active_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1 AND is_active),
+              updated_at = now()
+        WHERE id = $1`,
+      [scan.domainId, status, newCount],
+    );
+    await rows(m, `DELETE FROM scan_names WHERE scan_id = $1`, [scan.id]);
   }
 
   /**

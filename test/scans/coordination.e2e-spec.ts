@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { DomainEntity } from '../../src/domains/domain.entity.js';
 import { ScanEntity } from '../../src/scans/scan.entity.js';
 import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
-import { hoursAgo, seedDomain } from '../fixtures/data.js';
+import { hoursAgo, seedDomain, seedScan } from '../fixtures/data.js';
 import { type TestApp, bearer, startTestApp } from '../fixtures/test-app.js';
 import { NEVER, tickUntilIdle, worker } from '../fixtures/worker.js';
 
@@ -69,15 +69,12 @@ describe('workers sharing one database', () => {
     const domain = await seedDomain(a, { domain: 'orphan.test', nextScanAt: new Date(Date.now() + 86_400_000) });
     crt.names.set('orphan.test', ['x.orphan.test']);
     const scans = a.dataSource.getRepository(ScanEntity);
-    const orphan = await scans.save(
-      scans.create({
-        domainId: domain.id,
-        trigger: 'api',
-        status: 'running',
-        leaseUntil: new Date(Date.now() - 1000),
-        workerId: 'elsewhere:1:dead00',
-      }),
-    );
+    const orphan = await seedScan(a, domain, {
+      trigger: 'api',
+      status: 'running',
+      leaseUntil: new Date(Date.now() - 1000),
+      workerId: 'elsewhere:1:dead00',
+    });
     const outcomes = await tickUntilIdle(b);
     expect(outcomes).toEqual([expect.objectContaining({ status: 'success', new: 1 })]);
     expect(await scans.findOneByOrFail({ id: orphan.id })).toMatchObject({
@@ -90,15 +87,12 @@ describe('workers sharing one database', () => {
   it('leaves a scan whose lease is current alone', async () => {
     const domain = await seedDomain(a, { domain: 'busy.test', nextScanAt: new Date(Date.now() + 86_400_000) });
     const scans = a.dataSource.getRepository(ScanEntity);
-    const held = await scans.save(
-      scans.create({
-        domainId: domain.id,
-        trigger: 'cron',
-        status: 'running',
-        leaseUntil: new Date(Date.now() + 60_000),
-        workerId: 'elsewhere:2:alive0',
-      }),
-    );
+    const held = await seedScan(a, domain, {
+      trigger: 'cron',
+      status: 'running',
+      leaseUntil: new Date(Date.now() + 60_000),
+      workerId: 'elsewhere:2:alive0',
+    });
     expect(await tickUntilIdle(a)).toEqual([]);
     expect(await scans.findOneByOrFail({ id: held.id })).toMatchObject({ status: 'running', attempts: 0 });
     await scans.update({ id: held.id }, { status: 'error', finishedAt: new Date(), leaseUntil: null });
@@ -107,17 +101,14 @@ describe('workers sharing one database', () => {
   it('ends in error a scan whose workers kept dying, instead of running it forever', async () => {
     const domain = await seedDomain(a, { domain: 'cursed.test', nextScanAt: new Date(Date.now() + 86_400_000) });
     const scans = a.dataSource.getRepository(ScanEntity);
-    const cursed = await scans.save(
-      scans.create({
-        domainId: domain.id,
-        trigger: 'cron',
-        status: 'running',
-        startedAt: hoursAgo(1),
-        leaseUntil: new Date(Date.now() - 1000),
-        attempts: 3,
-        workerId: 'elsewhere:3:x',
-      }),
-    );
+    const cursed = await seedScan(a, domain, {
+      trigger: 'cron',
+      status: 'running',
+      startedAt: hoursAgo(1),
+      leaseUntil: new Date(Date.now() - 1000),
+      attempts: 3,
+      workerId: 'elsewhere:3:x',
+    });
     await tickUntilIdle(a);
     expect(await scans.findOneByOrFail({ id: cursed.id })).toMatchObject({
       status: 'error',
@@ -133,15 +124,12 @@ describe('workers sharing one database', () => {
     crt.names.set('restart.test', ['y.restart.test']);
     const scans = a.dataSource.getRepository(ScanEntity);
     // pid 2^22 + 1 is above Linux's pid_max: no process has it.
-    const stale = await scans.save(
-      scans.create({
-        domainId: domain.id,
-        trigger: 'api',
-        status: 'running',
-        leaseUntil: new Date(Date.now() + 3_600_000),
-        workerId: `${hostname()}:4194305:abcdef`,
-      }),
-    );
+    const stale = await seedScan(a, domain, {
+      trigger: 'api',
+      status: 'running',
+      leaseUntil: new Date(Date.now() + 3_600_000),
+      workerId: `${hostname()}:4194305:abcdef`,
+    });
     const c = await startTestApp({ ...a.env }, { shareDatabaseOf: a });
     try {
       expect(await tickUntilIdle(c)).toEqual([expect.objectContaining({ status: 'success', new: 1 })]);
