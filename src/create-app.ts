@@ -3,10 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
+import helmet, { type HelmetOptions } from 'helmet';
 import { AppModule } from './app.module.js';
 import { OpenApiDocument } from './api-index/openapi.controller.js';
 import { buildOpenApiDocument } from './common/openapi/openapi.js';
 import { ApiError } from './common/errors/api-error.js';
+import { HttpDrain } from './common/http/http-drain.js';
 import { requestIdFor } from './common/http/request-id.js';
 import { sendError } from './common/http/send-error.js';
 import { API_PREFIX, RouteIndex, rewriteMirrorPrefix } from './common/http/route-index.js';
@@ -28,6 +30,50 @@ export function createLogger(env: Environment): ConsoleLogger {
   return new ConsoleLogger({ json: true, logLevels: NEST_LEVELS[env.LOG_LEVEL], colors: false });
 }
 
+/**
+ * Helmet's defaults, with what Swagger UI at /docs needs: its inline styles and data: images. Its scripts
+ * are files of its own, so no inline script is allowed.
+ */
+const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  scriptSrc: ["'self'"],
+  frameAncestors: ["'none'"],
+  // Self-hosted on plain HTTP is normal (a LAN box, localhost): never rewrite its URLs to https.
+  upgradeInsecureRequests: null,
+};
+
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: { directives: CONTENT_SECURITY_POLICY },
+  // The service answers for its own host only; its siblings under the same domain are not its business.
+  strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
+};
+
+/**
+ * Helmet itself, on the raw response, rather than @fastify/helmet: the router's own refusals (frameworkErrors)
+ * come before any route hook runs, and they must carry the same headers. One mechanism serves both.
+ */
+const applySecurityHeaders = helmet(HELMET_OPTIONS);
+
+/** Cross-origin access for browser tools: keys travel in headers, never cookies, so no credentials mode. */
+function corsOptions(origins: string[]) {
+  return {
+    origin: origins.includes('*') ? '*' : origins,
+    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
+    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type'],
+    exposedHeaders: ['X-Request-Id', 'X-Next-Cursor', 'Content-Disposition'],
+    maxAge: 600,
+  };
+}
+
+const drains = new WeakMap<object, HttpDrain>();
+
+/** Stops the app's HTTP server gracefully (see HttpDrain); true when nothing had to be cut. */
+export function drainHttp(app: NestFastifyApplication, timeoutMs: number): Promise<boolean> {
+  return drains.get(app.getHttpServer())?.drain(timeoutMs) ?? Promise.resolve(true);
+}
+
 /** Builds the API on Fastify: both prefixes, request ids on every response, the contract's errors everywhere. */
 export async function createApp(env: Environment, database: DatabaseTarget): Promise<NestFastifyApplication> {
   const routes = new RouteIndex();
@@ -36,22 +82,26 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
     genReqId: requestIdFor,
     rewriteUrl: (req: { url?: string }) => rewriteMirrorPrefix(req.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    return503OnClosing: true,
+    // HttpDrain answers requests that arrive while stopping, in the contract's shape.
+    return503OnClosing: false,
     // The router's own refusals (malformed percent-encoding, a path segment over maxParamLength) never
     // reach Nest: answer them here in the contract's shape. No resource can live at such a path.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
-      sendError(
-        request,
-        reply,
-        ApiError.notFound(`No endpoint at this path: ${error.message.split(':')[0].slice(0, 100)}`),
+      applySecurityHeaders(request.raw, reply.raw, () =>
+        sendError(
+          request,
+          reply,
+          ApiError.notFound(`No endpoint at this path: ${error.message.split(':')[0].slice(0, 100)}`),
+        ),
       ),
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    done();
+    applySecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
+  drains.set(fastify.server, HttpDrain.install(fastify));
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, database, routes), adapter, {
     logger: createLogger(env),
@@ -59,6 +109,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
     // Only Fastify's JSON parser: a form or any other body type is answered with 400 invalid_body.
     bodyParser: false,
   });
+  if (env.CORS_ORIGINS?.length) app.enableCors(corsOptions(env.CORS_ORIGINS));
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready'] });
   const document = buildOpenApiDocument(app);
   app.get(OpenApiDocument).document = document;

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadEnvironment } from './config/environment.js';
-import { createApp, createLogger } from './create-app.js';
+import { createApp, createLogger, drainHttp } from './create-app.js';
 import { DataDirInUseError } from './database/embedded-database.js';
 import { openDatabase } from './database/database.js';
 
@@ -16,10 +16,20 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.log(`${signal} received, shutting down`, 'Main');
-    await app.close();
-    await database.close();
-    process.exit(0);
+    logger.log(`${signal} received: draining requests for up to ${env.SHUTDOWN_TIMEOUT} s`, 'Main');
+    try {
+      // First the HTTP side: no new connections, in-flight requests and streams run to their end.
+      const drained = await drainHttp(app, env.SHUTDOWN_TIMEOUT * 1000);
+      if (!drained) logger.warn('Shutdown timeout reached: open connections were closed', 'Main');
+      // Then the rest: the worker checkpoints its running scans and gives them back, the pool closes.
+      await app.close();
+      await database.close();
+      logger.log('Stopped', 'Main');
+      process.exit(0);
+    } catch (error) {
+      logger.error(`Shutdown failed: ${(error as Error).message}`, 'Main');
+      process.exit(1);
+    }
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));

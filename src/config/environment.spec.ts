@@ -35,6 +35,20 @@ describe('environment', () => {
     });
   });
 
+  it('reads CORS origins and the shutdown timeout', () => {
+    expect(loadEnvironment({}).CORS_ORIGINS).toBeUndefined();
+    expect(loadEnvironment({}).SHUTDOWN_TIMEOUT).toBe(25);
+    const env = loadEnvironment({
+      CORS_ORIGINS: 'https://App.example.com, http://localhost:5173',
+      SHUTDOWN_TIMEOUT: '5',
+    });
+    expect(env).toMatchObject({
+      CORS_ORIGINS: ['https://app.example.com', 'http://localhost:5173'],
+      SHUTDOWN_TIMEOUT: 5,
+    });
+    expect(loadEnvironment({ CORS_ORIGINS: '*' }).CORS_ORIGINS).toEqual(['*']);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadEnvironment({ PORT: '' }).PORT).toBe(3000);
   });
@@ -57,6 +71,9 @@ describe('environment', () => {
       'Invalid configuration: SYNC_SOURCES: SYNC_SOURCES must be a comma list of format:URL',
     ],
     [{ SYNC_CRON: 'hourly' }, 'Invalid configuration: SYNC_CRON="hourly"'],
+    [{ CORS_ORIGINS: 'https://a.example/path' }, 'Invalid configuration: CORS_ORIGINS='],
+    [{ CORS_ORIGINS: 'app.example.com' }, 'CORS_ORIGINS must be * or a comma list of origins'],
+    [{ SHUTDOWN_TIMEOUT: '-1' }, 'Invalid configuration: SHUTDOWN_TIMEOUT="-1"'],
   ])('stops on %j with one line naming the variable', (env, message) => {
     expect(() => loadEnvironment(env)).toThrow(ConfigError);
     expect(() => loadEnvironment(env)).toThrow(message);

@@ -102,6 +102,27 @@ export class Environment {
   @IsIn(['on', 'off'])
   DOCS: OnOff = 'on';
 
+  @EnvVar(
+    'Browser origins allowed to call the API cross-origin, a comma list like https://app.example.com, or * for any. Unset: CORS is off.',
+  )
+  @Transform(toList)
+  @IsOptional()
+  @Matches(/^(\*|https?:\/\/[^/\s]+)$/, {
+    each: true,
+    message: 'CORS_ORIGINS must be * or a comma list of origins like https://app.example.com',
+  })
+  CORS_ORIGINS?: string[];
+
+  @EnvVar(
+    'Seconds a stopping process (SIGTERM) waits for in-flight requests, streams and scan slices before it closes them.',
+    '25',
+  )
+  @Transform(toInt)
+  @Min(0)
+  @Max(3600)
+  @IsInt()
+  SHUTDOWN_TIMEOUT = 25;
+
   @EnvVar('Hours between scheduled scans of an enabled domain.', '24')
   @Transform(toInt)
   @Min(1)

@@ -68,6 +68,9 @@ export class ScanRunner {
       }
       return { status: 'parked', progress };
     } catch (e) {
+      // Stopping cut a source short: that is no failure of the source. The interrupted step staged nothing
+      // and runs again when the scan is resumed.
+      if (signal.aborted) return { status: 'parked', progress };
       if (!(e instanceof SourceError)) throw e;
       await this.store.finishError(scan, e.message);
       this.logger.warn(`scan ${scan.id} of ${scan.domain} (${scan.trigger}) failed: ${e.message}`);

@@ -105,7 +105,11 @@ export class WorkerService implements OnApplicationBootstrap, OnApplicationShutd
         claimed.map(async (scan): Promise<SliceOutcome> => {
           try {
             const outcome = await this.runner.runSlice(scan, this.stopping.signal, deadline);
-            if (outcome.status === 'parked') await this.claims.park(scan.id, this.workerId);
+            if (outcome.status === 'parked') {
+              await this.claims.park(scan.id, this.workerId);
+              if (this.stopping.signal.aborted)
+                this.logger.log(`scan ${scan.id} of ${scan.domain} checkpointed at shutdown; any worker resumes it`);
+            }
             return outcome;
           } catch (e) {
             // The database failed mid-slice: the lease runs out and a later tick takes the scan up again.

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BuiltServer, startBuiltServer } from '../fixtures/built-server.js';
+import {
+  type BuiltServer,
+  type ProcessDatabase,
+  createProcessDatabase,
+  startBuiltServer,
+} from '../fixtures/built-server.js';
 import { runCli } from '../fixtures/cli.js';
 import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
-import { createTestDatabase } from '../fixtures/test-database.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -14,27 +15,19 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
  */
 describe('worker processes', () => {
   let crt: LoopbackCrtsh;
-  let dataDir: string;
+  let db: ProcessDatabase;
   let dbEnv: Record<string, string>;
-  let dropDatabase = async () => {};
   const servers: BuiltServer[] = [];
 
   beforeAll(async () => {
     crt = await new LoopbackCrtsh().start();
-    dataDir = mkdtempSync(join(tmpdir(), 'sm-proc-'));
-    if (process.env.TEST_DATABASE_URL) {
-      const db = await createTestDatabase();
-      dbEnv = { DATABASE_URL: db.url as string };
-      dropDatabase = db.close;
-    } else {
-      dbEnv = { DATA_DIR: dataDir };
-    }
+    db = await createProcessDatabase('sm-proc-');
+    dbEnv = db.env;
   });
   afterAll(async () => {
     for (const s of servers) await s.stop('SIGKILL');
-    await dropDatabase();
+    await db.close();
     await crt.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const env = (extra: Record<string, string> = {}) => ({

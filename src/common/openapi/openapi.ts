@@ -9,7 +9,10 @@ scans, statistics and bulk feeds.
 Send your key as \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`. Success bodies are \`{data, meta}\`;
 errors are \`{error: {code, message}, request_id}\` and every response carries \`X-Request-Id\`.
 Timestamps are ISO 8601 in UTC with microseconds. \`limit\` above its maximum is clamped (meta shows the limit
-used); a malformed parameter answers 400 invalid_query naming it; parameters not listed are ignored.`;
+used); a malformed parameter answers 400 invalid_query naming it; parameters not listed are ignored.
+A process that is shutting down answers any request still arriving on an open connection with 503
+service_unavailable and \`Connection: close\`: retry it (another process, or this one once restarted, answers).
+Cross-origin browser access is off unless the operator lists origins (CORS_ORIGINS).`;
 
 /** The API's OpenAPI 3.1 document, generated from the controllers' decorators. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
