@@ -1,6 +1,7 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import type { FastifyReply } from 'fastify';
 import { Public } from '../common/decorators/auth.decorators.js';
 import { DatabaseHealthIndicator } from './database.health.js';
 
@@ -20,9 +21,16 @@ export class HealthController {
     return this.health.check([]);
   }
 
+  /** 200 with terminus's report when the database answers; 503 with the same report (status error) when not. */
   @Get('ready')
   @HealthCheck()
-  ready() {
-    return this.health.check([() => this.database.isReady()]);
+  async ready(@Res({ passthrough: true }) reply: FastifyReply) {
+    try {
+      return await this.health.check([() => this.database.isReady()]);
+    } catch (e) {
+      if (!(e instanceof ServiceUnavailableException)) throw e;
+      void reply.status(503).header('cache-control', 'no-store');
+      return e.getResponse();
+    }
   }
 }
