@@ -74,5 +74,5 @@ writeResult('export', result);
 console.log(
   `export of ${result.service.rows} hosts as txt (median of ${runs}): service ${Math.round(result.service.rows_per_second)} rows/s, ` +
     `psql \\copy ${Math.round(result.floor.rows_per_second)} rows/s, ratio ${result.ratio_to_floor}; ` +
-    `server RSS +${result.service.rss_growth_mb.toFixed(1)} MB (peak ${result.service.peak_rss_mb.toFixed(0)} MB); seeded in ${seedSeconds.toFixed(1)} s`,
+    `server RSS +${result.service.rss_growth_mb.toFixed(1)} MB (peak ${result.service.peak_rss_mb.toFixed(0)} MB)${seedSeconds === null ? '' : `; seeded in ${seedSeconds.toFixed(1)} s`}`,
 );

@@ -3,6 +3,7 @@
 import { execSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import autocannon from 'autocannon';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../dist/src/auth/api-key.entity.js';
@@ -18,37 +19,67 @@ const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** A new database named after the benchmark, migrated; seeded with seed-demo when `hosts` is given. */
+const commit = () => execSync('git rev-parse --short HEAD').toString().trim();
+const urlOf = (name) => Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+
+async function openMigrated(dbUrl) {
+  const env = loadEnvironment({ DATABASE_URL: dbUrl });
+  const ds = await new DataSource(dataSourceOptions({ kind: 'server', url: dbUrl }, env)).initialize();
+  await runMigrations(ds, true);
+  return { env, ds };
+}
+
+/**
+ * The seeded data of `hosts` hosts, as a template database: seed-demo runs once per size and commit, and every
+ * benchmark of the run (and any later run on the same commit) copies it with CREATE DATABASE … TEMPLATE,
+ * which takes seconds where seeding 10M hosts takes minutes. Older seeds are dropped.
+ */
+async function seedTemplate(admin, hosts) {
+  const name = `sm_bench_seed_${hosts}_${commit()}`;
+  const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  if (rowCount > 0) return { name, seedSeconds: null };
+  const stale = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'sm\\_bench\\_seed\\_%'`);
+  for (const { datname } of stale.rows) await admin.query(`DROP DATABASE ${datname} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const { env, ds } = await openMigrated(urlOf(name));
+  const started = Date.now();
+  await new DemoDataService(new DemoDataRepository(ds), env).seed(
+    { domains: 2000, hosts, days: 30, seed: 'bench' },
+    () => undefined,
+  );
+  const seedSeconds = (Date.now() - started) / 1000;
+  await ds.destroy();
+  return { name, seedSeconds };
+}
+
+/**
+ * A new database named after the benchmark, migrated, with a read key (and a read,write key); a copy of the
+ * seed-demo data of `hosts` hosts when given.
+ */
 export async function createBenchDatabase(label, { hosts } = {}) {
   const name = `sm_bench_${label}_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const dbUrl = url.toString();
-  const env = loadEnvironment({ DATABASE_URL: dbUrl });
-  const ds = await new DataSource(dataSourceOptions({ kind: 'server', url: dbUrl }, env)).initialize();
-  await runMigrations(ds, true);
   let seedSeconds = null;
   if (hosts) {
-    const started = Date.now();
-    await new DemoDataService(new DemoDataRepository(ds), env).seed(
-      { domains: 2000, hosts, days: 30, seed: 'bench' },
-      () => undefined,
-    );
-    seedSeconds = (Date.now() - started) / 1000;
+    const seed = await seedTemplate(admin, hosts);
+    seedSeconds = seed.seedSeconds;
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${seed.name}`);
+  } else {
+    await admin.query(`CREATE DATABASE ${name}`);
   }
-  const { token } = await new ApiKeysService(new ApiKeysRepository(ds.getRepository(ApiKeyEntity))).create(
-    'bench',
-    'bench',
-    ['read'],
-  );
+  const dbUrl = urlOf(name);
+  const { env, ds } = await openMigrated(dbUrl);
+  const keys = new ApiKeysService(new ApiKeysRepository(ds.getRepository(ApiKeyEntity)));
+  const { token } = await keys.create('bench', 'bench', ['read']);
+  const { token: writeToken } = await keys.create('bench-write', 'bench', ['read', 'write']);
   return {
     dbUrl,
     ds,
     env,
     token,
+    writeToken,
+    /** Seconds seed-demo took in this run; null when the seed of this commit already existed. */
     seedSeconds,
     async drop() {
       await ds.destroy();
@@ -58,10 +89,18 @@ export async function createBenchDatabase(label, { hosts } = {}) {
   };
 }
 
-/** The built service (node dist/main.js, WORKER=off) on the database; resolves once it listens. */
-export async function startService(dbUrl) {
+/** The built service (node dist/main.js, WORKER=off unless `env` says) on the database; resolves once it listens. */
+export async function startService(dbUrl, env = {}) {
   const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { PATH: process.env.PATH, DATABASE_URL: dbUrl, PORT: '0', WORKER: 'off', DOCS: 'off', LOG_LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: dbUrl,
+      PORT: '0',
+      WORKER: 'off',
+      DOCS: 'off',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise((resolve, reject) => {
@@ -88,10 +127,26 @@ export function writeResult(name, result) {
   const full = {
     ...result,
     machine: { cpus: cpus().length, memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version },
-    commit: execSync('git rev-parse --short HEAD').toString().trim(),
+    commit: commit(),
     at: new Date().toISOString(),
   };
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(new URL(`./results/${name}.json`, import.meta.url), `${JSON.stringify(full, null, 2)}\n`);
   return full;
+}
+
+/** autocannon on `base` for `duration` seconds, cycling through `paths` (GET) with the key. */
+export function loadTest({ base, paths, duration, connections, token }) {
+  return new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url: base,
+        connections,
+        duration,
+        headers: { 'x-api-key': token },
+        requests: paths.map((path) => ({ method: 'GET', path })),
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    ),
+  );
 }

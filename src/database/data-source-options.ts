@@ -6,6 +6,7 @@ import { HostEntity } from '../hosts/host.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { ScanNameEntity } from '../scans/scan-name.entity.js';
 import { ScanEntity } from '../scans/scan.entity.js';
+import { DomainNewHostCountEntity } from '../stats/domain-new-host-count.entity.js';
 import { NewHostCountEntity } from '../stats/new-host-count.entity.js';
 import { MIGRATIONS } from './migrations.js';
 import type { DatabaseTarget } from './database.js';
@@ -18,6 +19,7 @@ export const ENTITIES = [
   ScanNameEntity,
   ApiKeyEntity,
   NewHostCountEntity,
+  DomainNewHostCountEntity,
 ];
 
 export function dataSourceOptions(target: DatabaseTarget, env: Environment): DataSourceOptions {

@@ -4,6 +4,7 @@ import { DomainActiveCounter1763800000000 } from '../../migrations/1763800000000
 import { ScanProgress1763900000000 } from '../../migrations/1763900000000-ScanProgress.js';
 import { NewHostCounts1764000000000 } from '../../migrations/1764000000000-NewHostCounts.js';
 import { ProgramHandle1764100000000 } from '../../migrations/1764100000000-ProgramHandle.js';
+import { DomainNewHostCounts1764200000000 } from '../../migrations/1764200000000-DomainNewHostCounts.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -11,6 +12,7 @@ export const MIGRATIONS = [
   ScanProgress1763900000000,
   NewHostCounts1764000000000,
   ProgramHandle1764100000000,
+  DomainNewHostCounts1764200000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

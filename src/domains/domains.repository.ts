@@ -33,18 +33,24 @@ export interface DomainFilters {
 }
 
 /**
- * Rebuilds the hourly new-host rollup from the hosts themselves, in one transaction. Rebuilds take turns:
- * two at once would both insert the same hours.
+ * Rebuilds the hourly new-host rollups (per domain from the hosts, per platform from those) in one transaction.
+ * Rebuilds take turns: two at once would both insert the same hours.
  */
 export async function rebuildNewHostCounts(manager: EntityManager): Promise<void> {
   await manager.transaction(async (m) => {
     await rows(m, `SELECT pg_advisory_xact_lock($1)`, [REBUILD_LOCK]);
+    await affected(m, `DELETE FROM domain_new_host_counts`);
+    await affected(
+      m,
+      `INSERT INTO domain_new_host_counts (domain_id, hour, n)
+       SELECT domain_id, date_trunc('hour', first_seen_at, 'UTC'), count(*) FROM hosts GROUP BY 1, 2`,
+    );
     await affected(m, `DELETE FROM new_host_counts`);
     await affected(
       m,
       `INSERT INTO new_host_counts (hour, platform_slug, n)
-       SELECT date_trunc('hour', h.first_seen_at, 'UTC'), d.platform_slug, count(*)
-         FROM hosts h JOIN domains d ON d.id = h.domain_id GROUP BY 1, 2`,
+       SELECT c.hour, d.platform_slug, sum(c.n) FROM domain_new_host_counts c JOIN domains d ON d.id = c.domain_id
+        GROUP BY 1, 2`,
     );
   });
 }
@@ -139,7 +145,7 @@ export class DomainsRepository {
   }
 
   /**
-   * Rebuilds the hourly new-host rollup from the hosts themselves: after hosts were removed with their
+   * Rebuilds the hourly new-host rollups from the hosts themselves: after hosts were removed with their
    * domain, or written by something other than scan persistence (seeding, fixtures).
    */
   rebuildNewHostCounts(): Promise<void> {

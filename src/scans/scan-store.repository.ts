@@ -147,7 +147,7 @@ export class ScanStoreRepository {
 
   /**
    * Marks hosts seen now: existing ones get last_seen_at and become active again, the others are added
-   * with first_seen_at = now (hosts_domain_host_key) and counted in new_host_counts. `source` is a query
+   * with first_seen_at = now (hosts_domain_host_key) and counted in the hourly rollups. `source` is a query
    * yielding `host`, given $2.
    */
   private async upsertSeen(m: EntityManager, domainId: number, source: string, params: unknown[]): Promise<HostCounts> {
@@ -170,6 +170,10 @@ export class ScanStoreRepository {
          SELECT date_trunc('hour', now(), 'UTC'), (SELECT platform_slug FROM domains WHERE id = $1), count(*)
            FROM added HAVING count(*) > 0
          ON CONFLICT (hour, platform_slug) DO UPDATE SET n = new_host_counts.n + EXCLUDED.n
+       ), counted_domain AS (
+         INSERT INTO domain_new_host_counts (domain_id, hour, n)
+         SELECT $1, date_trunc('hour', now(), 'UTC'), count(*) FROM added HAVING count(*) > 0
+         ON CONFLICT (domain_id, hour) DO UPDATE SET n = domain_new_host_counts.n + EXCLUDED.n
        )
        SELECT (SELECT count(*) FROM added)::int AS "newCount",
               (SELECT count(*) FROM touched WHERE NOT was_active)::int AS reactivated`,

@@ -46,14 +46,24 @@ export class StatsRepository {
     return row;
   }
 
-  /** Domains with the most hosts first seen since a moment; ties by name (hosts_new_feed_idx range). */
+  /**
+   * Domains with the most hosts first seen since a moment; ties by name. Whole hours come from the per-domain
+   * rollup (domain_new_host_counts_hour_idx), the first partial hour from hosts_new_feed_idx: the cost follows
+   * the domains and hours in the window, not the hosts.
+   */
   topDomains(since: string, limit: number): Promise<TopDomainDto[]> {
     return rows<TopDomainDto>(
       this.db,
-      `WITH counts AS (
-         SELECT domain_id, count(*)::int AS n FROM hosts WHERE first_seen_at >= $1::timestamptz GROUP BY domain_id
+      `WITH edge AS (SELECT date_trunc('hour', $1::timestamptz, 'UTC') + interval '1 hour' AS at),
+       counts AS (
+         SELECT domain_id, sum(n) AS n FROM (
+           SELECT domain_id, n FROM domain_new_host_counts WHERE hour >= (SELECT at FROM edge)
+           UNION ALL
+           SELECT domain_id, count(*) FROM hosts
+            WHERE first_seen_at >= $1::timestamptz AND first_seen_at < (SELECT at FROM edge) GROUP BY domain_id
+         ) parts GROUP BY domain_id
        )
-       SELECT d.domain, c.n AS new_count FROM counts c JOIN domains d ON d.id = c.domain_id
+       SELECT d.domain, c.n::int AS new_count FROM counts c JOIN domains d ON d.id = c.domain_id
         ORDER BY c.n DESC, d.domain LIMIT $2`,
       [since, limit],
     );

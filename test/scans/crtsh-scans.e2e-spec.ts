@@ -79,6 +79,8 @@ describe('scans through the worker with the crtsh source', () => {
       last_6_months: 4,
     });
     expect((await t.get('/platforms/hackerone', read)).body.data.new_24h).toBe(4);
+    // and into the per-domain rollup top domains reads
+    expect((await t.get('/stats/top-domains?hours=1', read)).body.data).toEqual([{ domain: 'acme.com', new_count: 4 }]);
   });
 
   it('marks a host the next complete scan did not see inactive, and keeps first_seen_at of the others', async () => {
