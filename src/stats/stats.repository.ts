@@ -81,15 +81,16 @@ export class StatsRepository {
          SELECT generate_series(date_trunc($1, $2::timestamptz AT TIME ZONE 'UTC'),
                                 date_trunc($1, now() AT TIME ZONE 'UTC'),
                                 ('1 ' || $1)::interval) AS ts
-       ), counts AS (
+       ), counts AS MATERIALIZED (
          SELECT date_trunc($1, hour AT TIME ZONE 'UTC') AS ts, sum(n) AS n
            FROM new_host_counts WHERE hour >= (SELECT at FROM edge) GROUP BY 1
          UNION ALL
          SELECT date_trunc($1, first_seen_at AT TIME ZONE 'UTC'), count(*)
            FROM hosts WHERE first_seen_at >= $2::timestamptz AND first_seen_at < (SELECT at FROM edge) GROUP BY 1
        )
-       SELECT ${isoSql("b.ts AT TIME ZONE 'UTC'")} AS ts, coalesce((SELECT sum(c.n) FROM counts c WHERE c.ts = b.ts), 0)::float8 AS new_subdomains
-         FROM buckets b
+       SELECT ${isoSql("b.ts AT TIME ZONE 'UTC'")} AS ts, coalesce(sum(c.n), 0)::float8 AS new_subdomains
+         FROM buckets b LEFT JOIN counts c ON c.ts = b.ts
+        GROUP BY b.ts
         ORDER BY b.ts`,
       [bucket, since],
     );
