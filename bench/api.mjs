@@ -1,10 +1,18 @@
-// JSON read endpoints under load, the service against the Node floor, in one run on the same data and the
-// same rotating parameters (cursors taken from real pages). autocannon, BENCH_CONNECTIONS (16) connections,
-// BENCH_SECONDS (10) per endpoint and server, after a warm-up. Seeds BENCH_HOSTS (1,000,000) with seed-demo.
-// Usage: npm run build && node bench/api.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_SECONDS)
-import autocannon from 'autocannon';
-import { startFloor } from './floor-server.mjs';
-import { createBenchDatabase, startService, writeResult } from './harness.mjs';
+// Every JSON read endpoint of the API under load, in one run on the same data and the same rotating parameters:
+//   service     — the built service (node dist/main.js, WORKER=off);
+//   Node floor  — bench/floor-server.mjs: node:http + pg running the same row statements, JSON.stringify;
+//   DB floor    — pgbench running the same statements (the key lookup, then the endpoint's) as the floor.
+// autocannon with BENCH_CONNECTIONS (16) connections for BENCH_SECONDS (10) per endpoint and server, after a
+// 2 s warm-up; pgbench with as many clients as the service's pool. Parameters rotate: different domains and
+// platforms, search terms that hit and miss, cursors taken from real pages, deep offsets.
+// Seeds BENCH_HOSTS (1,000,000) with seed-demo; results go to bench/results/api-<hosts>.json.
+// Usage: npm run build && node bench/api.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_SECONDS, BENCH_CONNECTIONS)
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFloor, statementsFor } from './floor-server.mjs';
+import { createBenchDatabase, loadTest, startService, writeResult } from './harness.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -13,70 +21,206 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const db = await createBenchDatabase('api', { hosts });
 const { dbUrl, env, token } = db;
 const service = await startService(dbUrl);
-const serviceUrl = service.url;
 const floor = await startFloor(dbUrl, env.DATABASE_POOL_SIZE);
 
-// Rotating parameters from real pages: new-host cursors, and platform-feed cursors of every platform.
-const get = async (path) => (await fetch(`${serviceUrl}${path}`, { headers: { 'x-api-key': token } })).json();
-const feedPaths = ['/api/v1/subdomains/new?limit=500'];
-for (let page = await get(feedPaths[0]); page.meta.next_cursor && feedPaths.length < 30;) {
-  const { before_ts, before_id } = page.meta.next_cursor;
-  const path = `/api/v1/subdomains/new?limit=500&before_ts=${encodeURIComponent(before_ts)}&before_id=${before_id}`;
-  feedPaths.push(path);
-  page = await get(path);
-}
-const platformPaths = [];
-for (const slug of ['hackerone', 'bugcrowd', 'intigriti', 'yeswehack', 'self']) {
-  let path = `/api/v1/platforms/${slug}/subdomains?limit=1000`;
-  for (let i = 0; i < 8 && path; i++) {
-    platformPaths.push(path);
-    const page = await get(path);
-    path = page.meta.next_cursor
-      ? `/api/v1/platforms/${slug}/subdomains?limit=1000&cursor=${page.meta.next_cursor}`
-      : null;
-  }
-}
-const endpoints = [
-  { name: 'GET /me', paths: ['/api/v1/me'] },
-  { name: 'GET /subdomains/new (limit 500, cursors)', paths: feedPaths },
-  { name: 'GET /platforms/{slug}/subdomains (limit 1000, cursors)', paths: platformPaths },
+// Parameters from the data itself.
+const get = async (path) => (await fetch(`${service.url}/api/v1${path}`, { headers: { 'x-api-key': token } })).json();
+const bySize = (await get('/domains?sort=total_subdomains&limit=1000')).data;
+const domains = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => bySize[Math.min(i, bySize.length - 1)].domain);
+const labels = [...new Set((await get('/subdomains/new?limit=200')).data.map((h) => h.host.split(/[.-]/)[0]))];
+const terms = [
+  ...labels.slice(0, 6),
+  'zzqx-none',
+  'no-such-label-9',
+  ...domains.slice(0, 2).map((d) => d.split('.')[0]),
 ];
 
-function load(base, paths, duration) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: base,
-        connections,
-        duration,
-        headers: { 'x-api-key': token },
-        requests: paths.map((path) => ({ method: 'GET', path })),
-      },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
+async function walk(first, next, pages) {
+  const paths = [first];
+  for (let page = await get(first); paths.length < pages;) {
+    const path = next(page);
+    if (!path) break;
+    paths.push(path);
+    page = await get(path);
+  }
+  return paths.map((p) => `/api/v1${p}`);
+}
+const feedCursors = await walk(
+  '/subdomains/new?limit=500',
+  (page) => {
+    const c = page.meta.next_cursor;
+    return c && `/subdomains/new?limit=500&before_ts=${encodeURIComponent(c.before_ts)}&before_id=${c.before_id}`;
+  },
+  30,
+);
+const platformCursors = [];
+for (const slug of ['hackerone', 'bugcrowd', 'intigriti', 'yeswehack']) {
+  platformCursors.push(
+    ...(await walk(
+      `/platforms/${slug}/subdomains?limit=1000`,
+      (page) => page.meta.next_cursor && `/platforms/${slug}/subdomains?limit=1000&cursor=${page.meta.next_cursor}`,
+      8,
+    )),
+  );
+}
+const scanIds = (await get('/scans?limit=20')).data.map((s) => s.id);
+const v1 = (paths) => paths.map((p) => `/api/v1${p}`);
+const SLUGS = ['hackerone', 'bugcrowd', 'intigriti', 'yeswehack', 'self'];
+
+const endpoints = [
+  { name: 'GET /', paths: ['/api/v1/'] },
+  { name: 'GET /me', paths: v1(['/me']) },
+  {
+    name: 'GET /domains',
+    paths: v1([
+      '/domains',
+      '/domains?limit=1000',
+      '/domains?offset=1500&limit=100',
+      '/domains?platform=bugcrowd&sort=total_subdomains',
+      '/domains?search=cloud&limit=100',
+      '/domains?sort=last_scanned_at&offset=500',
+    ]),
+  },
+  { name: 'GET /domains/{domain}', paths: v1(domains.map((d) => `/domains/${d}`)) },
+  {
+    name: 'GET /domains/{domain}/subdomains',
+    paths: v1(
+      domains.flatMap((d) => [
+        `/domains/${d}/subdomains`,
+        `/domains/${d}/subdomains?limit=1000`,
+        `/domains/${d}/subdomains?offset=400&limit=100`,
+        `/domains/${d}/subdomains?filter=inactive`,
+        `/domains/${d}/subdomains?search=${terms[0]}`,
+      ]),
+    ),
+  },
+  {
+    name: 'GET /domains/{domain}/subdomains/new',
+    paths: v1(
+      domains.flatMap((d) => [`/domains/${d}/subdomains/new`, `/domains/${d}/subdomains/new?hours=720&limit=2000`]),
+    ),
+  },
+  { name: 'GET /subdomains/new (limit 500, cursors)', paths: feedCursors },
+  {
+    name: 'GET /subdomains/search',
+    paths: v1(terms.flatMap((q) => [`/subdomains/search?q=${q}`, `/subdomains/search?q=${q}&offset=300&limit=100`])),
+  },
+  { name: 'GET /platforms', paths: v1(['/platforms']) },
+  { name: 'GET /platforms/{slug}', paths: v1(SLUGS.map((s) => `/platforms/${s}`)) },
+  {
+    name: 'GET /platforms/{slug}/domains',
+    paths: v1(SLUGS.flatMap((s) => [`/platforms/${s}/domains`, `/platforms/${s}/domains?offset=300&limit=1000`])),
+  },
+  { name: 'GET /platforms/{slug}/subdomains (limit 1000, cursors)', paths: platformCursors },
+  {
+    name: 'GET /platforms/{slug}/subdomains/new',
+    paths: v1(
+      SLUGS.flatMap((s) => [`/platforms/${s}/subdomains/new`, `/platforms/${s}/subdomains/new?hours=168&limit=2000`]),
+    ),
+  },
+  {
+    name: 'GET /scans',
+    paths: v1([
+      '/scans',
+      '/scans?limit=500',
+      '/scans?platform=intigriti',
+      `/scans?domain=${domains[0]}`,
+      '/scans?status=error',
+    ]),
+  },
+  { name: 'GET /scans/{id}', paths: v1(scanIds.map((id) => `/scans/${id}`)) },
+  { name: 'GET /scans/status', paths: v1(['/scans/status']) },
+  { name: 'GET /stats', paths: v1(['/stats']) },
+  {
+    name: 'GET /stats/timeseries',
+    paths: v1(['/stats/timeseries', '/stats/timeseries?hours=168', '/stats/timeseries?bucket=day&hours=720']),
+  },
+  {
+    name: 'GET /stats/top-domains',
+    paths: v1(['/stats/top-domains', '/stats/top-domains?hours=168&limit=200', '/stats/top-domains?hours=720']),
+  },
+];
+
+const load = (base, paths, duration) => loadTest({ base, paths, duration, connections, token });
+const summary = (r) => ({
+  rps: Math.round(r.requests.average),
+  p50: r.latency.p50,
+  p99: r.latency.p99,
+  errors: r.errors + r.timeouts + r.non2xx,
+});
+
+/** pgbench over the statements of every path (one script per path, equal weights); tps and latencies. */
+function dbFloor(paths) {
+  const dir = mkdtempSync(join(tmpdir(), 'sm-pgbench-'));
+  const literal = (v) => `'${String(v).replace(/'/g, "''")}'`;
+  const scripts = paths.map((path, i) => {
+    const sql = statementsFor(path, token)
+      .map(({ sql, params }) => `${params.reduceRight((s, v, n) => s.replaceAll(`$${n + 1}`, literal(v)), sql)};`)
+      .map((s) => s.replace(/\s+/g, ' '))
+      .join('\n');
+    const file = join(dir, `s${i}.sql`);
+    writeFileSync(file, `${sql}\n`);
+    return ['-f', `${file}@1`];
   });
+  const run = spawnSync(
+    'pgbench',
+    [
+      '-n',
+      '-M',
+      'simple',
+      '-c',
+      String(env.DATABASE_POOL_SIZE),
+      '-j',
+      '2',
+      '-T',
+      String(seconds),
+      '-l',
+      '--log-prefix',
+      join(dir, 'log'),
+      ...scripts.flat(),
+      dbUrl,
+    ],
+    { encoding: 'utf8' },
+  );
+  const tps = Number(/tps = ([\d.]+)/.exec(run.stdout)?.[1] ?? NaN);
+  const latencies = readdirSync(dir)
+    .filter((f) => f.startsWith('log'))
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n'))
+    .map((line) => Number(line.split(' ')[2]) / 1000)
+    .sort((a, b) => a - b);
+  rmSync(dir, { recursive: true, force: true });
+  const at = (q) => +(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN).toFixed(2);
+  const failed = Number(/number of failed transactions: (\d+)/.exec(run.stdout)?.[1] ?? 0);
+  if (!Number.isFinite(tps)) throw new Error(`pgbench failed: ${run.stderr || run.stdout}`);
+  return { rps: Math.round(tps), p50: at(0.5), p99: at(0.99), errors: failed };
 }
 
 const results = [];
 for (const endpoint of endpoints) {
-  await load(serviceUrl, endpoint.paths, 2);
-  await load(floor.url, endpoint.paths, 2);
-  const s = await load(serviceUrl, endpoint.paths, seconds);
-  const f = await load(floor.url, endpoint.paths, seconds);
+  const floored = endpoint.paths.every((p) => floor.knows(p));
+  await load(service.url, endpoint.paths, 2);
   const row = {
     endpoint: endpoint.name,
-    service: { rps: s.requests.average, p50: s.latency.p50, p99: s.latency.p99, errors: s.errors + s.non2xx },
-    floor: { rps: f.requests.average, p50: f.latency.p50, p99: f.latency.p99, errors: f.errors + f.non2xx },
+    paths: endpoint.paths.length,
+    service: summary(await load(service.url, endpoint.paths, seconds)),
   };
-  row.ratio_rps = +(row.service.rps / row.floor.rps).toFixed(2);
+  if (floored) {
+    await load(floor.url, endpoint.paths, 2);
+    row.node_floor = summary(await load(floor.url, endpoint.paths, seconds));
+    row.db_floor = dbFloor(endpoint.paths);
+    row.ratio_to_node_floor = +(row.service.rps / row.node_floor.rps).toFixed(2);
+    row.ratio_to_db_floor = +(row.service.rps / row.db_floor.rps).toFixed(2);
+  }
   results.push(row);
+  const f = (x) => (x ? `${x.rps} req/s p50 ${x.p50} p99 ${x.p99} ms` : '—');
   console.log(
-    `${row.endpoint}: service ${Math.round(row.service.rps)} req/s p50 ${row.service.p50} ms p99 ${row.service.p99} ms | ` +
-      `floor ${Math.round(row.floor.rps)} req/s p50 ${row.floor.p50} ms p99 ${row.floor.p99} ms | ratio ${row.ratio_rps} | errors ${row.service.errors}/${row.floor.errors}`,
+    `${row.endpoint}: service ${f(row.service)} | Node floor ${f(row.node_floor)} | DB floor ${f(row.db_floor)}` +
+      (floored ? ` | ratio ${row.ratio_to_node_floor} (DB ${row.ratio_to_db_floor})` : '') +
+      ` | errors ${row.service.errors}`,
   );
 }
 
 service.stop();
 await floor.close();
 await db.drop();
-writeResult('api', { benchmark: 'api', hosts, seconds, connections, results });
+writeResult(`api-${hosts}`, { benchmark: 'api', hosts, seconds, connections, seed_seconds: db.seedSeconds, results });

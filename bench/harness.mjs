@@ -1,7 +1,8 @@
 // What every benchmark needs: a fresh database on the PostgreSQL server (migrated, optionally seeded, with a
 // read key), the built service started on it, and the machine and commit to report with the figures.
 import { execSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -29,16 +30,31 @@ async function openMigrated(dbUrl) {
   return { env, ds };
 }
 
+/** What the seeded data depends on: the migrations and the seeding code, as built. */
+function seedVersion() {
+  const hash = createHash('sha256');
+  for (const dir of ['dist/migrations', 'dist/src/demo']) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.js'))
+      .sort()) {
+      hash.update(file).update(readFileSync(`${dir}/${file}`));
+    }
+  }
+  return hash.digest('hex').slice(0, 10);
+}
+
 /**
- * The seeded data of `hosts` hosts, as a template database: seed-demo runs once per size and commit, and every
- * benchmark of the run (and any later run on the same commit) copies it with CREATE DATABASE … TEMPLATE,
- * which takes seconds where seeding 10M hosts takes minutes. Older seeds are dropped.
+ * The seeded data of `hosts` hosts, as a template database: seed-demo runs once per size and version of the
+ * schema and seeding code, and every benchmark (of this run and later ones) copies it with
+ * CREATE DATABASE … TEMPLATE, which takes seconds where seeding 10M hosts takes minutes. Older seeds are dropped.
  */
 async function seedTemplate(admin, hosts) {
-  const name = `sm_bench_seed_${hosts}_${commit()}`;
+  const name = `sm_bench_seed_${hosts}_${seedVersion()}`;
   const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
   if (rowCount > 0) return { name, seedSeconds: null };
-  const stale = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'sm\\_bench\\_seed\\_%'`);
+  const stale = await admin.query(
+    `SELECT datname FROM pg_database WHERE datname LIKE 'sm\\_bench\\_seed\\_${hosts}\\_%'`,
+  );
   for (const { datname } of stale.rows) await admin.query(`DROP DATABASE ${datname} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${name}`);
   const { env, ds } = await openMigrated(urlOf(name));

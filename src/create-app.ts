@@ -9,6 +9,7 @@ import { OpenApiDocument } from './api-index/openapi.controller.js';
 import { buildOpenApiDocument } from './common/openapi/openapi.js';
 import { ApiError } from './common/errors/api-error.js';
 import { HttpDrain } from './common/http/http-drain.js';
+import { serializeReply } from './common/rendered-json.js';
 import { requestIdFor } from './common/http/request-id.js';
 import { sendError } from './common/http/send-error.js';
 import { API_PREFIX, RouteIndex, rewriteMirrorPrefix } from './common/http/route-index.js';
@@ -102,6 +103,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
     applySecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
   drains.set(fastify.server, HttpDrain.install(fastify));
+  fastify.setReplySerializer(serializeReply);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, database, routes), adapter, {
     logger: createLogger(env),

@@ -132,11 +132,11 @@ export class PlatformHostsController {
     @Query() query: PlatformHostsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const page = await this.hosts.platformPage(slug, query);
-    if (query.format === 'json') return page;
-    if (page.meta.next_cursor) void reply.header('x-next-cursor', page.meta.next_cursor);
+    if (query.format === 'json') return this.hosts.platformPage(slug, query);
+    const page = await this.hosts.platformText(slug, query);
+    if (page.nextCursor) void reply.header('x-next-cursor', page.nextCursor);
     void reply.type('text/plain; charset=utf-8');
-    return page.data.map((h) => `${h.host}\n`).join('');
+    return page.text;
   }
 
   @Get('new')

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { Params, containsPattern, isoSql, rows } from '../database/sql.js';
-import type { DomainHostDto, DomainNewHostDto, FeedHostDto, PlatformHostDto, SearchHostDto } from './dto/host.dto.js';
+import { type JsonPage, Params, type Statement, containsPattern, isoSql, jsonPage, rows } from '../database/sql.js';
+import type { DomainNewHostDto, FeedHostDto, PlatformHostDto, SearchHostDto } from './dto/host.dto.js';
 import type { HostFilter } from './dto/host-queries.js';
 
 export interface FeedPosition {
@@ -28,11 +28,6 @@ export interface PlatformPageOptions {
   after?: PlatformPosition;
   program?: string;
   activeOnly: boolean;
-}
-
-export interface Statement {
-  sql: string;
-  params: unknown[];
 }
 
 /**
@@ -77,70 +72,101 @@ export function platformPageStatement(opts: PlatformPageOptions): Statement {
   };
 }
 
+export interface DomainHostsOptions {
+  domain: string;
+  filter: HostFilter;
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * One page of a domain's hosts newest first (hosts_domain_feed_idx: domain_id, first_seen_at DESC, id DESC),
+ * and the count of all that match; the domain is looked up by name inside both.
+ */
+export function domainHostsStatements(opts: DomainHostsOptions): { page: Statement; count: Statement } {
+  const q = new Params();
+  const where = [`h.domain_id = (SELECT id FROM domains WHERE domain = ${q.p(opts.domain)})`];
+  if (opts.filter === 'new') where.push(`h.first_seen_at >= now() - interval '24 hours'`);
+  if (opts.filter === 'inactive') where.push('NOT h.is_active');
+  if (opts.search) where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`);
+  const condition = where.join(' AND ');
+  const count = { sql: `SELECT count(*)::int AS total FROM hosts h WHERE ${condition}`, params: [...q.values] };
+  const page = {
+    sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active
+            FROM hosts h WHERE ${condition}
+           ORDER BY h.first_seen_at DESC, h.id DESC
+           LIMIT ${q.p(opts.limit)} OFFSET ${q.p(opts.offset)}`,
+    params: q.values,
+  };
+  return { page, count };
+}
+
+/** A domain's hosts first seen since a moment, newest first (hosts_domain_feed_idx). */
+export function domainNewStatement(domain: string, since: string, limit: number): Statement {
+  return {
+    sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at
+            FROM hosts h
+           WHERE h.domain_id = (SELECT id FROM domains WHERE domain = $1) AND h.first_seen_at >= $2::timestamptz
+           ORDER BY h.first_seen_at DESC, h.id DESC
+           LIMIT $3`,
+    params: [domain, since, limit],
+  };
+}
+
+/**
+ * Literal substring search over every host, ordered by host name: a rare term through hosts_host_trgm_idx, a
+ * common one by walking hosts_host_order_idx until the page is full (the planner picks by the estimate).
+ */
+export function searchStatement(text: string, limit: number, offset: number): Statement {
+  return {
+    sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active
+            FROM hosts h JOIN domains d ON d.id = h.domain_id
+           WHERE h.host LIKE $1 ESCAPE '\\'
+           ORDER BY h.host, h.id
+           LIMIT $2 OFFSET $3`,
+    params: [containsPattern(text.toLowerCase()), limit, offset],
+  };
+}
+
+/**
+ * Every list of hosts the API serves, as row statements (exported for the benchmark's floor server, which
+ * runs them and serialises the rows in Node) rendered into response JSON by PostgreSQL (jsonPage).
+ */
 @Injectable()
 export class HostsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** A domain's hosts newest first (hosts_domain_feed_idx: domain_id, first_seen_at DESC, id DESC). */
-  async listForDomain(domainId: number, filter: HostFilter, search: string | undefined, limit: number, offset: number) {
-    const q = new Params();
-    const where = [`h.domain_id = ${q.p(domainId)}`];
-    if (filter === 'new') where.push(`h.first_seen_at >= now() - interval '24 hours'`);
-    if (filter === 'inactive') where.push('NOT h.is_active');
-    if (search) where.push(`h.host LIKE ${q.p(containsPattern(search.toLowerCase()))} ESCAPE '\\'`);
-    const condition = where.join(' AND ');
-    const [page, [count]] = await Promise.all([
-      rows<DomainHostDto>(
-        this.db,
-        `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active
-           FROM hosts h WHERE ${condition}
-          ORDER BY h.first_seen_at DESC, h.id DESC
-          LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`,
-        q.values,
-      ),
-      rows<{ total: number }>(
-        this.db,
-        `SELECT count(*)::int AS total FROM hosts h WHERE ${condition}`,
-        q.values.slice(0, -2),
-      ),
+  /** One page of a domain's hosts, rendered, and the count of all that match. */
+  async listForDomain(opts: DomainHostsOptions) {
+    const { page, count } = domainHostsStatements(opts);
+    const [rendered, [counted]] = await Promise.all([
+      jsonPage(this.db, page, opts.limit),
+      rows<{ total: number }>(this.db, count.sql, count.params),
     ]);
-    return { rows: page, total: count.total };
+    return { json: rendered.json, total: counted.total };
   }
 
-  /** A domain's hosts first seen since a moment, newest first (hosts_domain_feed_idx). */
-  newForDomain(domainId: number, since: string, limit: number): Promise<DomainNewHostDto[]> {
-    return rows<DomainNewHostDto>(
-      this.db,
-      `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at
-         FROM hosts h
-        WHERE h.domain_id = $1 AND h.first_seen_at >= $2::timestamptz
-        ORDER BY h.first_seen_at DESC, h.id DESC
-        LIMIT $3`,
-      [domainId, since, limit],
-    );
+  newForDomain(domain: string, since: string, limit: number): Promise<JsonPage<DomainNewHostDto>> {
+    return jsonPage(this.db, domainNewStatement(domain, since, limit), limit);
   }
 
-  /** The new-host feed, limit + 1 rows at most (see newFeedStatement). */
-  newFeed(opts: NewFeedOptions): Promise<FeedHostDto[]> {
-    const { sql, params } = newFeedStatement(opts);
-    return rows<FeedHostDto>(this.db, sql, params);
+  /** The new-host feed (see newFeedStatement): `limit` rows rendered, `found` tells whether more follow. */
+  newFeed(opts: NewFeedOptions): Promise<JsonPage<FeedHostDto>> {
+    return jsonPage(this.db, newFeedStatement(opts), opts.limit);
   }
 
-  /** Literal substring search over every host (hosts_host_trgm_idx), ordered by host name. */
-  search(text: string, limit: number, offset: number): Promise<SearchHostDto[]> {
-    return rows<SearchHostDto>(
-      this.db,
-      `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active
-         FROM hosts h JOIN domains d ON d.id = h.domain_id
-        WHERE h.host LIKE $1 ESCAPE '\\'
-        ORDER BY h.host, h.id
-        LIMIT $2 OFFSET $3`,
-      [containsPattern(text.toLowerCase()), limit, offset],
-    );
+  search(text: string, limit: number, offset: number): Promise<JsonPage<SearchHostDto>> {
+    return jsonPage(this.db, searchStatement(text, limit, offset), limit);
   }
 
-  /** One page of the platform bulk feed (see platformPageStatement). */
-  platformPage(opts: PlatformPageOptions): Promise<PlatformHostDto[]> {
+  /** One page of the platform bulk feed (see platformPageStatement), rendered as JSON. */
+  platformPage(opts: PlatformPageOptions): Promise<JsonPage<PlatformHostDto>> {
+    return jsonPage(this.db, platformPageStatement(opts), opts.limit);
+  }
+
+  /** The same page as rows, for the plain-text list. */
+  platformRows(opts: PlatformPageOptions): Promise<PlatformHostDto[]> {
     const { sql, params } = platformPageStatement(opts);
     return rows<PlatformHostDto>(this.db, sql, params);
   }

@@ -11,7 +11,8 @@ import type {
   PlatformNewHostsQuery,
   SearchHostsQuery,
 } from './dto/host-queries.js';
-import { HostsRepository } from './hosts.repository.js';
+import { HostsRepository, type PlatformPageOptions } from './hosts.repository.js';
+import { RenderedJson } from '../common/rendered-json.js';
 import { decodePlatformCursor, encodePlatformCursor } from './platform-cursor.js';
 
 @Injectable()
@@ -22,17 +23,23 @@ export class HostsService {
     private readonly platforms: PlatformsService,
   ) {}
 
+  /*
+   * The endpoints under a domain or a platform look it up inside their own statement, and only an empty
+   * answer costs a second round trip, to tell an unknown domain or platform (404) from an empty page.
+   */
+
   async listForDomain(name: string, query: DomainHostsQuery) {
-    const domain = await this.domains.requireTracked(name);
-    const page = await this.hosts.listForDomain(domain.id, query.filter, query.search, query.limit, query.offset);
-    return { data: page.rows, meta: { limit: query.limit, offset: query.offset, total: page.total } };
+    const { filter, search, limit, offset } = query;
+    const page = await this.hosts.listForDomain({ domain: name, filter, search, limit, offset });
+    if (page.total === 0) await this.domains.requireTracked(name);
+    return RenderedJson.envelope(page.json, { limit: query.limit, offset: query.offset, total: page.total });
   }
 
   async newForDomain(name: string, query: DomainNewHostsQuery) {
-    const domain = await this.domains.requireTracked(name);
     const since = windowStart(query);
-    const data = await this.hosts.newForDomain(domain.id, since, query.limit);
-    return { data, meta: { since, count: data.length, limit: query.limit } };
+    const page = await this.hosts.newForDomain(name, since, query.limit);
+    if (page.found === 0) await this.domains.requireTracked(name);
+    return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });
   }
 
   /** The cross-program new-host feed; next_cursor is present only when another page follows. */
@@ -42,51 +49,61 @@ export class HostsService {
     }
     const since = windowStart(query);
     const before = query.before_ts && query.before_id ? { ts: query.before_ts, id: query.before_id } : undefined;
-    const found = await this.hosts.newFeed({ since, limit: query.limit, before });
-    const data = found.slice(0, query.limit);
-    const last = data.at(-1);
-    const more = found.length > query.limit && last;
-    return {
-      data,
-      meta: {
-        since,
-        count: data.length,
-        limit: query.limit,
-        ...(more ? { next_cursor: { before_ts: last.first_seen_at, before_id: last.id } } : {}),
-      },
-    };
+    const page = await this.hosts.newFeed({ since, limit: query.limit, before });
+    const last = page.found > query.limit ? page.last : null;
+    return RenderedJson.envelope(page.json, {
+      since,
+      count: page.count,
+      limit: query.limit,
+      ...(last ? { next_cursor: { before_ts: last.first_seen_at, before_id: last.id } } : {}),
+    });
   }
 
   async search(query: SearchHostsQuery) {
     if (query.q.length < 2) throw ApiError.invalidQuery('q must be at least 2 characters');
-    const data = await this.hosts.search(query.q, query.limit, query.offset);
-    return { data, meta: { q: query.q, limit: query.limit, offset: query.offset } };
+    const page = await this.hosts.search(query.q, query.limit, query.offset);
+    return RenderedJson.envelope(page.json, { q: query.q, limit: query.limit, offset: query.offset });
   }
 
   /** One page of the platform bulk feed, walking its programs one after another. */
   async platformPage(slug: string, query: PlatformHostsQuery) {
-    await this.platforms.requirePlatform(slug);
-    const after = query.cursor ? decodePlatformCursor(query.cursor) : undefined;
-    const found = await this.hosts.platformPage({
-      platform: slug,
+    const page = await this.hosts.platformPage(this.platformPageOptions(slug, query));
+    if (page.found === 0) await this.platforms.requirePlatform(slug);
+    const nextCursor = page.found > query.limit && page.last ? encodePlatformCursor(page.last) : null;
+    return RenderedJson.envelope(page.json, {
+      count: page.count,
       limit: query.limit,
-      after,
-      program: query.program,
-      activeOnly: query.active,
+      next_cursor: nextCursor,
+      has_more: nextCursor !== null,
     });
+  }
+
+  /** The same page as a plain host list, one per line, and the cursor of the next page (null at the end). */
+  async platformText(slug: string, query: PlatformHostsQuery) {
+    const found = await this.hosts.platformRows(this.platformPageOptions(slug, query));
+    if (found.length === 0) await this.platforms.requirePlatform(slug);
     const data = found.slice(0, query.limit);
     const last = data.at(-1);
-    const nextCursor = found.length > query.limit && last ? encodePlatformCursor(last) : null;
     return {
-      data,
-      meta: { count: data.length, limit: query.limit, next_cursor: nextCursor, has_more: nextCursor !== null },
+      text: data.map((h) => `${h.host}\n`).join(''),
+      nextCursor: found.length > query.limit && last ? encodePlatformCursor(last) : null,
+    };
+  }
+
+  private platformPageOptions(slug: string, query: PlatformHostsQuery): PlatformPageOptions {
+    return {
+      platform: slug,
+      limit: query.limit,
+      after: query.cursor ? decodePlatformCursor(query.cursor) : undefined,
+      program: query.program,
+      activeOnly: query.active,
     };
   }
 
   async newForPlatform(slug: string, query: PlatformNewHostsQuery) {
-    await this.platforms.requirePlatform(slug);
     const since = windowStart(query);
-    const data = (await this.hosts.newFeed({ since, limit: query.limit, platform: slug })).slice(0, query.limit);
-    return { data, meta: { since, count: data.length, limit: query.limit } };
+    const page = await this.hosts.newFeed({ since, limit: query.limit, platform: slug });
+    if (page.found === 0) await this.platforms.requirePlatform(slug);
+    return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });
   }
 }

@@ -22,8 +22,8 @@ export class PlatformsService {
   }
 
   async domainsOf(slug: string, limit: number, offset: number) {
-    await this.requirePlatform(slug);
     const page = await this.platforms.domainsPage(slug, limit, offset);
+    if (page.total === 0) await this.requirePlatform(slug); // an unknown platform, or one without domains
     return { data: page.rows, meta: { limit, offset, total: page.total } };
   }
 
