@@ -1,9 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Two read paths that counted hosts now read rollups instead, so their cost does not grow with the hosts:
- * new hosts per UTC hour per domain (top domains over any window), and host order for search (a common
- * term is answered by walking hosts in name order until the page is full, instead of sorting every match).
+ * New hosts per domain per UTC hour and per UTC day, kept by scan persistence like the per-platform rollup:
+ * top domains over any window add up whole days, then whole hours, then at most an hour of hosts, so their cost
+ * follows the domains and the days of the window, not the hosts.
  */
 export class DomainNewHostCounts1764200000000 implements MigrationInterface {
   name = 'DomainNewHostCounts1764200000000';
@@ -23,11 +23,22 @@ export class DomainNewHostCounts1764200000000 implements MigrationInterface {
     await q.query(`
       INSERT INTO domain_new_host_counts (domain_id, hour, n)
       SELECT domain_id, date_trunc('hour', first_seen_at, 'UTC'), count(*) FROM hosts GROUP BY 1, 2`);
-    await q.query(`CREATE INDEX hosts_host_order_idx ON hosts (host, id)`);
+    await q.query(`
+      CREATE TABLE domain_new_host_days (
+        domain_id integer NOT NULL,
+        day timestamptz NOT NULL,
+        n bigint NOT NULL,
+        CONSTRAINT domain_new_host_days_pkey PRIMARY KEY (domain_id, day),
+        CONSTRAINT domain_new_host_days_domain_fkey FOREIGN KEY (domain_id) REFERENCES domains (id) ON DELETE CASCADE
+      )`);
+    await q.query(`CREATE INDEX domain_new_host_days_day_idx ON domain_new_host_days (day) INCLUDE (domain_id, n)`);
+    await q.query(`
+      INSERT INTO domain_new_host_days (domain_id, day, n)
+      SELECT domain_id, date_trunc('day', hour, 'UTC'), sum(n) FROM domain_new_host_counts GROUP BY 1, 2`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP INDEX hosts_host_order_idx`);
+    await q.query(`DROP TABLE domain_new_host_days`);
     await q.query(`DROP TABLE domain_new_host_counts`);
   }
 }

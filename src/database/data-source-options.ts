@@ -6,7 +6,7 @@ import { HostEntity } from '../hosts/host.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { ScanNameEntity } from '../scans/scan-name.entity.js';
 import { ScanEntity } from '../scans/scan.entity.js';
-import { DomainNewHostCountEntity } from '../stats/domain-new-host-count.entity.js';
+import { DomainNewHostCountEntity, DomainNewHostDayEntity } from '../stats/domain-new-host-count.entity.js';
 import { NewHostCountEntity } from '../stats/new-host-count.entity.js';
 import { MIGRATIONS } from './migrations.js';
 import type { DatabaseTarget } from './database.js';
@@ -20,6 +20,7 @@ export const ENTITIES = [
   ApiKeyEntity,
   NewHostCountEntity,
   DomainNewHostCountEntity,
+  DomainNewHostDayEntity,
 ];
 
 export function dataSourceOptions(target: DatabaseTarget, env: Environment): DataSourceOptions {

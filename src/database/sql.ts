@@ -32,6 +32,13 @@ export async function affected(db: Queryable, sql: string, params: unknown[] = [
 /** A timestamptz column as ISO 8601 in UTC with all six fraction digits, exactly as stored (cursors rely on it). */
 export const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
+/**
+ * The first whole UTC hour after a moment (an SQL expression): the hourly new-host rollups count from it on,
+ * and hosts_new_feed_idx the partial hour before it. Inline, never through a CTE, so the planner sees that the
+ * partial hour is short and reads it from the index.
+ */
+export const rollupEdge = (moment: string) => `(date_trunc('hour', ${moment}, 'UTC') + interval '1 hour')`;
+
 /** A LIKE pattern that matches text literally anywhere: %, _ and \ in it lose their meaning (use ESCAPE '\'). */
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

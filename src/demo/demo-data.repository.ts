@@ -124,6 +124,9 @@ export class DemoDataRepository {
 
   /** Leaves the tables as a live database has them: statistics current, the trigram index's pending list merged. */
   async vacuumAnalyze(): Promise<void> {
-    await affected(this.db, `VACUUM ANALYZE domains, hosts, scans, new_host_counts, domain_new_host_counts`);
+    await affected(
+      this.db,
+      `VACUUM ANALYZE domains, hosts, scans, new_host_counts, domain_new_host_counts, domain_new_host_days`,
+    );
   }
 }

@@ -45,6 +45,12 @@ export async function rebuildNewHostCounts(manager: EntityManager): Promise<void
       `INSERT INTO domain_new_host_counts (domain_id, hour, n)
        SELECT domain_id, date_trunc('hour', first_seen_at, 'UTC'), count(*) FROM hosts GROUP BY 1, 2`,
     );
+    await affected(m, `DELETE FROM domain_new_host_days`);
+    await affected(
+      m,
+      `INSERT INTO domain_new_host_days (domain_id, day, n)
+       SELECT domain_id, date_trunc('day', hour, 'UTC'), sum(n) FROM domain_new_host_counts GROUP BY 1, 2`,
+    );
     await affected(m, `DELETE FROM new_host_counts`);
     await affected(
       m,

@@ -79,7 +79,7 @@ export class SubdomainsController {
   }
 
   @Get('search')
-  @ApiOperation({ summary: 'Hosts whose name contains q (literally, case-insensitive), ordered by name' })
+  @ApiOperation({ summary: 'Hosts whose name contains q (literally, case-insensitive), newest first' })
   @ApiEnvelope(SearchHostDto, { isArray: true, meta: SearchMetaDto })
   @ApiErrors('invalid_query')
   search(@Query() query: SearchHostsQuery) {

@@ -115,15 +115,17 @@ export function domainNewStatement(domain: string, since: string, limit: number)
 }
 
 /**
- * Literal substring search over every host, ordered by host name: a rare term through hosts_host_trgm_idx, a
- * common one by walking hosts_host_order_idx until the page is full (the planner picks by the estimate).
+ * Literal substring search over every host, newest first: a rare term through hosts_host_trgm_idx, a common
+ * one by walking hosts_new_feed_idx until the page is full (the planner picks by the estimate). Newest first
+ * rather than by name: a label like www is spread evenly over time, while in name order all www.* hosts sit
+ * together at the end, so a walk in name order could read most of the index before it found a page.
  */
 export function searchStatement(text: string, limit: number, offset: number): Statement {
   return {
     sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active
             FROM hosts h JOIN domains d ON d.id = h.domain_id
            WHERE h.host LIKE $1 ESCAPE '\\'
-           ORDER BY h.host, h.id
+           ORDER BY h.first_seen_at DESC, h.id DESC
            LIMIT $2 OFFSET $3`,
     params: [containsPattern(text.toLowerCase()), limit, offset],
   };

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { rows } from '../database/sql.js';
+import { rollupEdge, rows } from '../database/sql.js';
 import type { PlatformDomainDto, PlatformDto } from './dto/platform.dto.js';
 import { PlatformEntity } from './platform.entity.js';
+
+const EDGE_24H = rollupEdge("now() - interval '24 hours'");
 
 @Injectable()
 export class PlatformsRepository {
@@ -25,13 +27,12 @@ export class PlatformsRepository {
   withCounts(slug?: string): Promise<PlatformDto[]> {
     return rows<PlatformDto>(
       this.platforms.manager,
-      `WITH edge AS (SELECT date_trunc('hour', now() - interval '24 hours', 'UTC') + interval '1 hour' AS at),
-       fresh AS (
+      `WITH fresh AS (
          SELECT platform_slug, sum(n)::int AS n FROM (
-           SELECT platform_slug, n FROM new_host_counts WHERE hour >= (SELECT at FROM edge)
+           SELECT platform_slug, n FROM new_host_counts WHERE hour >= ${EDGE_24H}
            UNION ALL
            SELECT d.platform_slug, count(*) FROM hosts h JOIN domains d ON d.id = h.domain_id
-            WHERE h.first_seen_at >= now() - interval '24 hours' AND h.first_seen_at < (SELECT at FROM edge)
+            WHERE h.first_seen_at >= now() - interval '24 hours' AND h.first_seen_at < ${EDGE_24H}
             GROUP BY d.platform_slug
          ) parts ${slug ? 'WHERE platform_slug = $1' : ''} GROUP BY platform_slug
        ), totals AS (

@@ -174,6 +174,10 @@ export class ScanStoreRepository {
          INSERT INTO domain_new_host_counts (domain_id, hour, n)
          SELECT $1, date_trunc('hour', now(), 'UTC'), count(*) FROM added HAVING count(*) > 0
          ON CONFLICT (domain_id, hour) DO UPDATE SET n = domain_new_host_counts.n + EXCLUDED.n
+       ), counted_day AS (
+         INSERT INTO domain_new_host_days (domain_id, day, n)
+         SELECT $1, date_trunc('day', now(), 'UTC'), count(*) FROM added HAVING count(*) > 0
+         ON CONFLICT (domain_id, day) DO UPDATE SET n = domain_new_host_days.n + EXCLUDED.n
        )
        SELECT (SELECT count(*) FROM added)::int AS "newCount",
               (SELECT count(*) FROM touched WHERE NOT was_active)::int AS reactivated`,

@@ -18,3 +18,22 @@ export class DomainNewHostCountEntity {
   @JoinColumn({ name: 'domain_id', foreignKeyConstraintName: 'domain_new_host_counts_domain_fkey' })
   domain?: DomainEntity;
 }
+
+/** New hosts first seen in one UTC day under one domain (the day rollup top domains reads for long windows). */
+@Entity('domain_new_host_days')
+@Index('domain_new_host_days_day_idx', { synchronize: false })
+export class DomainNewHostDayEntity {
+  @PrimaryColumn('integer', { name: 'domain_id', primaryKeyConstraintName: 'domain_new_host_days_pkey' })
+  domainId: number;
+
+  /** The start of the UTC day. */
+  @PrimaryColumn('timestamptz', { primaryKeyConstraintName: 'domain_new_host_days_pkey' })
+  day: Date;
+
+  @Column('bigint')
+  n: string;
+
+  @ManyToOne(() => DomainEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'domain_id', foreignKeyConstraintName: 'domain_new_host_days_domain_fkey' })
+  domain?: DomainEntity;
+}

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { isoSql, rows } from '../database/sql.js';
+import { isoSql, rollupEdge, rows } from '../database/sql.js';
 import type { NewCountsDto, StatsTotalsDto, TimeseriesPointDto, TopDomainDto } from './dto/stats.dto.js';
 import type { Bucket } from './dto/stats.query.js';
 
 const WINDOWS = ['last_hour', 'last_day', 'last_week', 'last_month', 'last_6_months'] as const;
+
+/** The first whole UTC day after the moment $1. */
+const DAY_EDGE = `(date_trunc('day', $1::timestamptz, 'UTC') + interval '1 day')`;
 
 @Injectable()
 export class StatsRepository {
@@ -47,20 +50,22 @@ export class StatsRepository {
   }
 
   /**
-   * Domains with the most hosts first seen since a moment; ties by name. Whole hours come from the per-domain
-   * rollup (domain_new_host_counts_hour_idx), the first partial hour from hosts_new_feed_idx: the cost follows
-   * the domains and hours in the window, not the hosts.
+   * Domains with the most hosts first seen since a moment; ties by name. Whole UTC days come from the per-domain
+   * day rollup, the whole hours before the first of them from the hour rollup, and the first partial hour from
+   * hosts_new_feed_idx: the cost follows the domains and days in the window, not the hosts.
    */
   topDomains(since: string, limit: number): Promise<TopDomainDto[]> {
     return rows<TopDomainDto>(
       this.db,
-      `WITH edge AS (SELECT date_trunc('hour', $1::timestamptz, 'UTC') + interval '1 hour' AS at),
-       counts AS (
+      `WITH counts AS (
          SELECT domain_id, sum(n) AS n FROM (
-           SELECT domain_id, n FROM domain_new_host_counts WHERE hour >= (SELECT at FROM edge)
+           SELECT domain_id, n FROM domain_new_host_days WHERE day >= ${DAY_EDGE}
+           UNION ALL
+           SELECT domain_id, n FROM domain_new_host_counts
+            WHERE hour >= ${rollupEdge('$1::timestamptz')} AND hour < ${DAY_EDGE}
            UNION ALL
            SELECT domain_id, count(*) FROM hosts
-            WHERE first_seen_at >= $1::timestamptz AND first_seen_at < (SELECT at FROM edge) GROUP BY domain_id
+            WHERE first_seen_at >= $1::timestamptz AND first_seen_at < ${rollupEdge('$1::timestamptz')} GROUP BY domain_id
          ) parts GROUP BY domain_id
        )
        SELECT d.domain, c.n::int AS new_count FROM counts c JOIN domains d ON d.id = c.domain_id
@@ -76,17 +81,16 @@ export class StatsRepository {
   timeseries(bucket: Bucket, since: string): Promise<TimeseriesPointDto[]> {
     return rows<TimeseriesPointDto>(
       this.db,
-      `WITH edge AS (SELECT date_trunc('hour', $2::timestamptz, 'UTC') + interval '1 hour' AS at),
-       buckets AS (
+      `WITH buckets AS (
          SELECT generate_series(date_trunc($1, $2::timestamptz AT TIME ZONE 'UTC'),
                                 date_trunc($1, now() AT TIME ZONE 'UTC'),
                                 ('1 ' || $1)::interval) AS ts
        ), counts AS MATERIALIZED (
          SELECT date_trunc($1, hour AT TIME ZONE 'UTC') AS ts, sum(n) AS n
-           FROM new_host_counts WHERE hour >= (SELECT at FROM edge) GROUP BY 1
+           FROM new_host_counts WHERE hour >= ${rollupEdge('$2::timestamptz')} GROUP BY 1
          UNION ALL
          SELECT date_trunc($1, first_seen_at AT TIME ZONE 'UTC'), count(*)
-           FROM hosts WHERE first_seen_at >= $2::timestamptz AND first_seen_at < (SELECT at FROM edge) GROUP BY 1
+           FROM hosts WHERE first_seen_at >= $2::timestamptz AND first_seen_at < ${rollupEdge('$2::timestamptz')} GROUP BY 1
        )
        SELECT ${isoSql("b.ts AT TIME ZONE 'UTC'")} AS ts, coalesce(sum(c.n), 0)::float8 AS new_subdomains
          FROM buckets b LEFT JOIN counts c ON c.ts = b.ts

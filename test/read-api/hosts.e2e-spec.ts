@@ -30,18 +30,19 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
   afterAll(() => t.close());
 
   const hostsOf = (body: { data: { host: string }[] }) => body.data.map((h) => h.host);
+  const ACME_NEWEST_FIRST = [
+    'new1.acme.com',
+    'new2.acme.com',
+    'old.acme.com',
+    'gone.acme.com',
+    'x_y.acme.com',
+    'x-y.acme.com',
+  ];
 
   describe('GET /domains/{domain}/subdomains', () => {
     it('lists the domain hosts newest first with meta.total', async () => {
       const res = await t.get('/domains/acme.com/subdomains', auth);
-      expect(hostsOf(res.body)).toEqual([
-        'new1.acme.com',
-        'new2.acme.com',
-        'old.acme.com',
-        'gone.acme.com',
-        'x_y.acme.com',
-        'x-y.acme.com',
-      ]);
+      expect(hostsOf(res.body)).toEqual(ACME_NEWEST_FIRST);
       expect(res.body.meta).toEqual({ limit: 100, offset: 0, total: 6 });
       expect(res.body.data[0]).toEqual({
         id: expect.stringMatching(/^\d+$/),
@@ -148,6 +149,12 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
       ]);
       expect(res.body.meta).toEqual({ q: 'API', limit: 100, offset: 0 });
       expect(hostsOf((await t.get('/subdomains/search?q=x_', auth)).body)).toEqual(['x_y.acme.com']);
+      // newest first, as the feeds: first_seen_at, then id
+      expect(hostsOf((await t.get('/subdomains/search?q=acme', auth)).body)).toEqual(ACME_NEWEST_FIRST);
+      expect(hostsOf((await t.get('/subdomains/search?q=acme&offset=2&limit=2', auth)).body)).toEqual([
+        'old.acme.com',
+        'gone.acme.com',
+      ]);
       expect((await t.get('/subdomains/search?q=%25%25', auth)).body.data).toEqual([]);
     });
 

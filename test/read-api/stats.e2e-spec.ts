@@ -74,6 +74,24 @@ describe('stats', () => {
     expect((await t.get('/stats/top-domains?limit=1000', auth)).body.meta.limit).toBe(200);
   });
 
+  it.each([
+    [0.75, 3, 0],
+    [6, 5, 2],
+    [24 * 5 + 2, 6, 2],
+    [24 * 20 + 2, 7, 2],
+    [24 * 100 + 2, 8, 2],
+    [24 * 400 + 2, 9, 2],
+  ])(
+    'GET /stats/top-domains?since=%s hours ago adds up days, hours and the partial hour exactly',
+    async (hours, big, small) => {
+      const since = new Date(now - hours * 3_600_000).toISOString();
+      const res = await t.get(`/stats/top-domains?since=${since}`, auth);
+      const expected = [{ domain: 'big.com', new_count: big }];
+      if (small) expected.push({ domain: 'aaa.com', new_count: small }, { domain: 'bbb.com', new_count: small });
+      expect(res.body.data).toEqual(expected);
+    },
+  );
+
   it('GET /stats/timeseries has every bucket of the window oldest first, empty ones as 0', async () => {
     const res = await t.get('/stats/timeseries?hours=6', auth);
     const points: { ts: string; new_subdomains: number }[] = res.body.data;
