@@ -70,7 +70,7 @@ const result = {
   floor: { rows: floor[0].rows, rows_per_second: median(floor.map(rate)), all: floor },
 };
 result.ratio_to_floor = +(result.service.rows_per_second / result.floor.rows_per_second).toFixed(2);
-writeResult('export', result);
+writeResult(`export-${hosts}`, result);
 console.log(
   `export of ${result.service.rows} hosts as txt (median of ${runs}): service ${Math.round(result.service.rows_per_second)} rows/s, ` +
     `psql \\copy ${Math.round(result.floor.rows_per_second)} rows/s, ratio ${result.ratio_to_floor}; ` +

@@ -3,7 +3,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * New hosts per domain per UTC hour and per UTC day, kept by scan persistence like the per-platform rollup:
  * top domains over any window add up whole days, then whole hours, then at most an hour of hosts, so their cost
- * follows the domains and the days of the window, not the hosts.
+ * follows the domains and the days of the window, not the hosts. And a partial index for a domain's inactive
+ * hosts.
  */
 export class DomainNewHostCounts1764200000000 implements MigrationInterface {
   name = 'DomainNewHostCounts1764200000000';
@@ -35,9 +36,14 @@ export class DomainNewHostCounts1764200000000 implements MigrationInterface {
     await q.query(`
       INSERT INTO domain_new_host_days (domain_id, day, n)
       SELECT domain_id, date_trunc('day', hour, 'UTC'), sum(n) FROM domain_new_host_counts GROUP BY 1, 2`);
+    // A domain's inactive hosts, newest first, without walking its active ones (few hosts go inactive).
+    await q.query(
+      `CREATE INDEX hosts_domain_inactive_idx ON hosts (domain_id, first_seen_at DESC, id DESC) WHERE NOT is_active`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX hosts_domain_inactive_idx`);
     await q.query(`DROP TABLE domain_new_host_days`);
     await q.query(`DROP TABLE domain_new_host_counts`);
   }

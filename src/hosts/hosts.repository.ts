@@ -81,8 +81,9 @@ export interface DomainHostsOptions {
 }
 
 /**
- * One page of a domain's hosts newest first (hosts_domain_feed_idx: domain_id, first_seen_at DESC, id DESC),
- * and the count of all that match; the domain is looked up by name inside both.
+ * One page of a domain's hosts newest first (hosts_domain_feed_idx: domain_id, first_seen_at DESC, id DESC;
+ * hosts_domain_inactive_idx for the inactive ones), and the count of all that match; the domain is looked up
+ * by name inside both.
  */
 export function domainHostsStatements(opts: DomainHostsOptions): { page: Statement; count: Statement } {
   const q = new Params();
@@ -91,7 +92,15 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   if (opts.filter === 'inactive') where.push('NOT h.is_active');
   if (opts.search) where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`);
   const condition = where.join(' AND ');
-  const count = { sql: `SELECT count(*)::int AS total FROM hosts h WHERE ${condition}`, params: [...q.values] };
+  // All or inactive hosts are counted by the domain's live counters; only a window or a search counts hosts.
+  const count =
+    opts.filter !== 'new' && !opts.search
+      ? {
+          sql: `SELECT (total_subdomains${opts.filter === 'inactive' ? ' - active_subdomains' : ''})::int AS total
+                  FROM domains WHERE domain = $1`,
+          params: [opts.domain],
+        }
+      : { sql: `SELECT count(*)::int AS total FROM hosts h WHERE ${condition}`, params: [...q.values] };
   const page = {
     sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active
             FROM hosts h WHERE ${condition}
@@ -146,7 +155,7 @@ export class HostsRepository {
       jsonPage(this.db, page, opts.limit),
       rows<{ total: number }>(this.db, count.sql, count.params),
     ]);
-    return { json: rendered.json, total: counted.total };
+    return { json: rendered.json, total: counted?.total ?? 0 };
   }
 
   newForDomain(domain: string, since: string, limit: number): Promise<JsonPage<DomainNewHostDto>> {

@@ -1,0 +1,95 @@
+// Prints the benchmark figures of bench/results/*.json against the targets, as BENCHMARKS.md reports them:
+// each JSON read endpoint against its floors, p99 from 1M to 10M hosts, export, scan persistence and the soak.
+// Usage: node bench/report.mjs
+import { existsSync, readFileSync } from 'node:fs';
+
+const read = (name) => {
+  const file = new URL(`./results/${name}.json`, import.meta.url);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+};
+const mark = (ok) => (ok ? 'met' : 'NOT met');
+const table = (head, rows) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
+  console.log([line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n'));
+};
+
+const small = read('api-1000000');
+const large = read('api-10000000');
+if (small) {
+  console.log(
+    `\nJSON read endpoints at ${small.hosts.toLocaleString('en')} hosts (commit ${small.commit}, ${small.seconds} s each, ${small.connections} connections)\n`,
+  );
+  table(
+    [
+      'endpoint',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'Node floor req/s',
+      'p99 ms',
+      'ratio',
+      'DB floor req/s',
+      'ratio',
+      'target',
+    ],
+    small.results.map((r) => [
+      r.endpoint,
+      r.service.rps,
+      r.service.p50,
+      r.service.p99,
+      r.node_floor?.rps ?? '—',
+      r.node_floor?.p99 ?? '—',
+      r.ratio_to_node_floor ?? '—',
+      r.db_floor?.rps ?? '—',
+      r.ratio_to_db_floor ?? '—',
+      r.node_floor ? mark(r.ratio_to_node_floor >= 1 && r.service.p99 <= r.node_floor.p99) : 'no floor',
+    ]),
+  );
+}
+if (small && large) {
+  console.log(
+    `\np99 from ${small.hosts.toLocaleString('en')} to ${large.hosts.toLocaleString('en')} hosts (target: at most 2x)\n`,
+  );
+  table(
+    ['endpoint', 'p99 1M ms', 'p99 10M ms', 'growth', 'req/s 1M', 'req/s 10M', 'target'],
+    small.results.map((r) => {
+      const big = large.results.find((x) => x.endpoint === r.endpoint);
+      const growth = big ? +(big.service.p99 / Math.max(r.service.p99, 1)).toFixed(2) : NaN;
+      return [
+        r.endpoint,
+        r.service.p99,
+        big?.service.p99 ?? '—',
+        growth,
+        r.service.rps,
+        big?.service.rps ?? '—',
+        mark(growth <= 2),
+      ];
+    }),
+  );
+}
+for (const hosts of [1_000_000, 10_000_000]) {
+  const e = read(`export-${hosts}`);
+  if (!e) continue;
+  console.log(
+    `\nexport of ${e.service.rows.toLocaleString('en')} hosts as txt: ${Math.round(e.service.rows_per_second).toLocaleString('en')} rows/s, ` +
+      `psql ${Math.round(e.floor.rows_per_second).toLocaleString('en')} rows/s, ratio ${e.ratio_to_floor} (target >= 0.8: ${mark(e.ratio_to_floor >= 0.8)}); ` +
+      `server RSS +${e.service.rss_growth_mb.toFixed(1)} MB (target < 100 MB: ${mark(e.service.rss_growth_mb < 100)})`,
+  );
+}
+const p = read('scan-persistence');
+if (p) {
+  const ratio = +(p.service_ms.median / p.floor_ms.median).toFixed(2);
+  console.log(
+    `\nscan persistence of ${p.names.toLocaleString('en')} names: ${(p.service_ms.median / 1000).toFixed(2)} s, ` +
+      `plain insert ${(p.floor_ms.median / 1000).toFixed(2)} s, ratio ${ratio} (target <= 2: ${mark(ratio <= 2)})`,
+  );
+}
+const s = read('soak');
+if (s) {
+  console.log(
+    `\nsoak: ${s.seconds} s at ${s.connections} connections, ${s.requests.toLocaleString('en')} requests, ` +
+      `errors ${s.errors + s.timeouts + s.non_2xx}, scans ${s.scans.finished} finished / ${s.scans.failed} failed, ` +
+      `RSS ${s.rss_mb.first_10s_median} → ${s.rss_mb.last_10s_median} MB (x${s.memory_growth_ratio}): ${s.pass ? 'met' : 'NOT met'}`,
+  );
+}
