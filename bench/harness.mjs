@@ -59,8 +59,11 @@ async function seedTemplate(admin, hosts) {
     `SELECT datname FROM pg_database WHERE datname LIKE 'sm\\_bench\\_seed\\_${hosts}\\_%'`,
   );
   for (const { datname } of stale.rows) await admin.query(`DROP DATABASE ${datname} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  const { env, ds } = await openMigrated(urlOf(name));
+  // Seeded under a temporary name and renamed when complete, so a seed cut short is never taken for one.
+  const partial = `${name}_partial`;
+  await admin.query(`DROP DATABASE IF EXISTS ${partial} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${partial}`);
+  const { env, ds } = await openMigrated(urlOf(partial));
   const started = Date.now();
   await new DemoDataService(new DemoDataRepository(ds), env).seed(
     { domains: 2000, hosts, days: 30, seed: 'bench' },
@@ -68,6 +71,7 @@ async function seedTemplate(admin, hosts) {
   );
   const seedSeconds = (Date.now() - started) / 1000;
   await ds.destroy();
+  await admin.query(`ALTER DATABASE ${partial} RENAME TO ${name}`);
   return { name, seedSeconds };
 }
 

@@ -8,6 +8,8 @@ export class NewHostCounts1764000000000 implements MigrationInterface {
   name = 'NewHostCounts1764000000000';
 
   async up(q: QueryRunner): Promise<void> {
+    // Filling the rollup reads every host: no request timeout applies to a migration (it runs in its own transaction).
+    await q.query(`SET LOCAL statement_timeout = 0`);
     await q.query(`
       CREATE TABLE new_host_counts (
         hour timestamptz NOT NULL,

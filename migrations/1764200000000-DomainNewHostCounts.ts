@@ -10,6 +10,8 @@ export class DomainNewHostCounts1764200000000 implements MigrationInterface {
   name = 'DomainNewHostCounts1764200000000';
 
   async up(q: QueryRunner): Promise<void> {
+    // Filling the rollup reads every host: no request timeout applies to a migration (it runs in its own transaction).
+    await q.query(`SET LOCAL statement_timeout = 0`);
     await q.query(`
       CREATE TABLE domain_new_host_counts (
         domain_id integer NOT NULL,

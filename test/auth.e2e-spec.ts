@@ -1,3 +1,4 @@
+import { ApiKeysService } from '../src/auth/api-keys.service.js';
 import { hashToken } from '../src/auth/token.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 
@@ -46,6 +47,20 @@ describe('token authentication', () => {
     await t.dataSource.query(`UPDATE api_keys SET revoked_at = now() WHERE name = 'to-revoke'`);
     expectError(await t.get('/me', bearer(token)), 401, 'revoked_token');
     expectError(await t.get('/api/public/v1/me', { 'x-api-key': token }), 401, 'revoked_token');
+  });
+
+  it('holds a revocation on the next request in every process: no process keeps a key it has seen', async () => {
+    const other = await startTestApp({}, { shareDatabaseOf: t });
+    try {
+      const token = await t.token(['read'], 'revoked-everywhere');
+      expect((await t.get('/me', bearer(token))).status).toBe(200);
+      expect((await other.get('/me', bearer(token))).status).toBe(200);
+      await t.app.get(ApiKeysService).revoke('revoked-everywhere');
+      expectError(await other.get('/me', bearer(token)), 401, 'revoked_token');
+      expectError(await t.get('/me', bearer(token)), 401, 'revoked_token');
+    } finally {
+      await other.close();
+    }
   });
 
   it.each(['/api/v1', '/api/public/v1'])(

@@ -39,6 +39,8 @@ export interface DomainFilters {
 export async function rebuildNewHostCounts(manager: EntityManager): Promise<void> {
   await manager.transaction(async (m) => {
     await rows(m, `SELECT pg_advisory_xact_lock($1)`, [REBUILD_LOCK]);
+    // A rebuild reads every host (minutes at tens of millions): the request timeout is not for it.
+    await affected(m, `SET LOCAL statement_timeout = 0`);
     await affected(m, `DELETE FROM domain_new_host_counts`);
     await affected(
       m,
