@@ -70,6 +70,16 @@ function corsOptions(origins: string[]) {
 
 const drains = new WeakMap<object, HttpDrain>();
 
+/** A worker-only process (HTTP=off) answers its health probes and nothing else. */
+function workerOnly(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  if (/^\/health\/(live|ready)\/?(\?|$)/.test(request.url)) return done();
+  sendError(
+    request,
+    reply,
+    ApiError.notFound('This process runs the scan worker only (HTTP=off); the API is served by the API processes'),
+  );
+}
+
 /** Stops the app's HTTP server gracefully (see HttpDrain); true when nothing had to be cut. */
 export function drainHttp(app: NestFastifyApplication, timeoutMs: number): Promise<boolean> {
   return drains.get(app.getHttpServer())?.drain(timeoutMs) ?? Promise.resolve(true);
@@ -103,6 +113,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
     applySecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
   drains.set(fastify.server, HttpDrain.install(fastify));
+  if (env.HTTP === 'off') fastify.addHook('onRequest', workerOnly);
   fastify.setReplySerializer(serializeReply);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, database, routes), adapter, {

@@ -49,6 +49,14 @@ describe('environment', () => {
     expect(loadEnvironment({ CORS_ORIGINS: '*' }).CORS_ORIGINS).toEqual(['*']);
   });
 
+  it('runs both roles by default, and refuses a process with neither', () => {
+    expect(loadEnvironment({})).toMatchObject({ HTTP: 'on', WORKER: 'on' });
+    expect(loadEnvironment({ HTTP: 'OFF' })).toMatchObject({ HTTP: 'off', WORKER: 'on' });
+    expect(() => loadEnvironment({ HTTP: 'off', WORKER: 'off' })).toThrow(
+      'Invalid configuration: HTTP=off and WORKER=off leave the process nothing to do',
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadEnvironment({ PORT: '' }).PORT).toBe(3000);
   });

@@ -92,6 +92,14 @@ export class Environment {
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 
+  @EnvVar(
+    'Serve the API in this process: on or off (off for worker-only processes, which still answer /health/live and /health/ready on PORT).',
+    'on',
+  )
+  @Transform(toLower)
+  @IsIn(['on', 'off'])
+  HTTP: OnOff = 'on';
+
   @EnvVar('Run the scheduled scan worker in this process: on or off (off for API-only processes).', 'on')
   @Transform(toLower)
   @IsIn(['on', 'off'])
@@ -295,6 +303,9 @@ export function loadEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
       ? ''
       : `=${JSON.stringify(raw[first.property])}`;
     throw new ConfigError(`Invalid configuration: ${first.property}${shown}: ${reason}`);
+  }
+  if (config.HTTP === 'off' && config.WORKER === 'off') {
+    throw new ConfigError('Invalid configuration: HTTP=off and WORKER=off leave the process nothing to do');
   }
   return config;
 }

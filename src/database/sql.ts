@@ -39,6 +39,23 @@ export const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC',
  */
 export const rollupEdge = (moment: string) => `(date_trunc('hour', ${moment}, 'UTC') + interval '1 hour')`;
 
+/** The first whole UTC day after a moment (an SQL expression): the day rollup counts from it on. */
+export const rollupDayEdge = (moment: string) => `(date_trunc('day', ${moment}, 'UTC') + interval '1 day')`;
+
+/**
+ * Hosts of one domain first seen since a moment (SQL expressions both), from the per-domain rollups: whole
+ * days, then the whole hours before them, then the partial first hour from hosts_domain_feed_idx. Its cost
+ * follows the days of the window, not the domain's hosts.
+ */
+export function domainNewSinceSql(domainId: string, moment: string): string {
+  return `((SELECT coalesce(sum(n), 0) FROM domain_new_host_days
+             WHERE domain_id = ${domainId} AND day >= ${rollupDayEdge(moment)})
+         + (SELECT coalesce(sum(n), 0) FROM domain_new_host_counts
+             WHERE domain_id = ${domainId} AND hour >= ${rollupEdge(moment)} AND hour < ${rollupDayEdge(moment)})
+         + (SELECT count(*) FROM hosts
+             WHERE domain_id = ${domainId} AND first_seen_at >= ${moment} AND first_seen_at < ${rollupEdge(moment)}))`;
+}
+
 /** A LIKE pattern that matches text literally anywhere: %, _ and \ in it lose their meaning (use ESCAPE '\'). */
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { isoSql, rollupEdge, rows } from '../database/sql.js';
+import { isoSql, rollupDayEdge, rollupEdge, rows } from '../database/sql.js';
 import type { NewCountsDto, StatsTotalsDto, TimeseriesPointDto, TopDomainDto } from './dto/stats.dto.js';
 import type { Bucket } from './dto/stats.query.js';
 
 const WINDOWS = ['last_hour', 'last_day', 'last_week', 'last_month', 'last_6_months'] as const;
 
-/** The first whole UTC day after the moment $1. */
-const DAY_EDGE = `(date_trunc('day', $1::timestamptz, 'UTC') + interval '1 day')`;
+const DAY_EDGE = rollupDayEdge('$1::timestamptz');
 
 @Injectable()
 export class StatsRepository {

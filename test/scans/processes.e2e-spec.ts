@@ -44,8 +44,8 @@ describe('worker processes', () => {
     if (r.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${r.stderr}`);
     return r.stdout.trim().split('\n').at(-1) ?? '';
   };
-  const start = async () => {
-    const server = await startBuiltServer(env());
+  const start = async (role: Record<string, string> = {}) => {
+    const server = await startBuiltServer(env(role));
     servers.push(server);
     return server;
   };
@@ -96,26 +96,27 @@ describe('worker processes', () => {
   });
 
   (process.env.TEST_DATABASE_URL ? it : it.skip)(
-    'two worker processes on one PostgreSQL database scan each of 50 queued domains exactly once',
+    'two API and two worker processes on one PostgreSQL database: both APIs serve, each of 50 domains is scanned once',
     async () => {
       const domains = Array.from({ length: 50 }, (_, i) => `p${i}.test`);
       await cli('domains', 'add', ...domains, '--platform', 'bugcrowd', '--disabled');
       for (const d of domains) crt.names.set(d, [`www.${d}`]);
       const token = await cli('tokens', 'create', '--name', 'writer', '--scopes', 'read,write');
-      const [p1, p2] = [await start(), await start()];
+      const [a1, a2] = [await start({ WORKER: 'off' }), await start({ WORKER: 'off' })];
+      const [p1, p2] = [await start({ HTTP: 'off' }), await start({ HTTP: 'off' })];
       for (const [i, d] of domains.entries()) {
-        const res = await api(i % 2 ? p1 : p2, token, '/scans', {
+        const res = await api(i % 2 ? a1 : a2, token, '/scans', {
           method: 'POST',
           body: JSON.stringify({ domain: d }),
         });
         expect(res.data).toEqual({ domain: d, status: 'queued' });
       }
       await until(async () => {
-        const done = await api(p1, token, '/scans?platform=bugcrowd&status=success&limit=500');
+        const done = await api(a1, token, '/scans?platform=bugcrowd&status=success&limit=500');
         return done.meta.total >= 50 ? true : undefined;
       });
       await new Promise((r) => setTimeout(r, 2000)); // a second scan, if any, would start in this time
-      const scans = (await api(p2, token, '/scans?platform=bugcrowd&limit=500')).data as Json[];
+      const scans = (await api(a2, token, '/scans?platform=bugcrowd&limit=500')).data as Json[];
       expect(scans).toHaveLength(50);
       expect(new Set(scans.map((s) => s.domain)).size).toBe(50);
       expect(scans.every((s) => s.status === 'success' && s.trigger === 'api' && s.new_count === 1)).toBe(true);
@@ -124,6 +125,9 @@ describe('worker processes', () => {
       expect(starts(p1) + starts(p2)).toBe(50);
       expect(starts(p1)).toBeGreaterThan(0);
       expect(starts(p2)).toBeGreaterThan(0);
+      // the API processes scanned nothing, and the workers answered no API request
+      expect(starts(a1) + starts(a2)).toBe(0);
+      expect((await fetch(`${p1.baseUrl}/api/v1/me`)).status).toBe(404);
     },
   );
 });
