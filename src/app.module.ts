@@ -5,6 +5,7 @@ import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import type { RouteIndex } from './common/http/route-index.js';
+import type { Metrics } from './metrics/metrics.js';
 import { ApiValidationPipe } from './common/validation/api-validation.pipe.js';
 import { ConfigModule } from './config/config.module.js';
 import type { Environment } from './config/environment.js';
@@ -22,12 +23,12 @@ import { WorkerModule } from './worker/worker.module.js';
 /** The HTTP API: every feature module behind one guard, one validation pipe and one error filter. */
 @Module({})
 export class AppModule {
-  static forRoot(env: Environment, database: DatabaseTarget, routes: RouteIndex): DynamicModule {
+  static forRoot(env: Environment, database: DatabaseTarget, routes: RouteIndex, metrics: Metrics): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(env),
-        CommonModule.forRoot(routes),
+        CommonModule.forRoot(routes, metrics),
         DatabaseModule.forRoot(database, env),
         AuthModule,
         PlatformsModule,

@@ -3,6 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
+import { timingSafeEqual } from 'node:crypto';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { rows } from './database/sql.js';
+import { Metrics } from './metrics/metrics.js';
 import helmet, { type HelmetOptions } from 'helmet';
 import { AppModule } from './app.module.js';
 import { OpenApiDocument } from './api-index/openapi.controller.js';
@@ -70,9 +75,26 @@ function corsOptions(origins: string[]) {
 
 const drains = new WeakMap<object, HttpDrain>();
 
-/** A worker-only process (HTTP=off) answers its health probes and nothing else. */
+/** Prometheus text; with METRICS_TOKEN only for `Authorization: Bearer <METRICS_TOKEN>`. */
+function metricsHandler(metrics: Metrics, token: string | undefined) {
+  const expected = token ? Buffer.from(`Bearer ${token}`) : null;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (expected) {
+      const given = Buffer.from(request.headers.authorization ?? '');
+      if (given.length === 0)
+        return sendError(request, reply, new ApiError('missing_token', 'Send Authorization: Bearer <METRICS_TOKEN>'));
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        return sendError(request, reply, new ApiError('invalid_token', 'Not the metrics token'));
+      }
+    }
+    const text = await metrics.registry.metrics();
+    return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(text);
+  };
+}
+
+/** A worker-only process (HTTP=off) answers its health probes (and /metrics) and nothing else. */
 function workerOnly(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  if (/^\/health\/(live|ready)\/?(\?|$)/.test(request.url)) return done();
+  if (/^\/(health\/(live|ready)|metrics)\/?(\?|$)/.test(request.url)) return done();
   sendError(
     request,
     reply,
@@ -88,6 +110,23 @@ export function drainHttp(app: NestFastifyApplication, timeoutMs: number): Promi
 /** Builds the API on Fastify: both prefixes, request ids on every response, the contract's errors everywhere. */
 export async function createApp(env: Environment, database: DatabaseTarget): Promise<NestFastifyApplication> {
   const routes = new RouteIndex();
+  // The data source exists once Nest has built the app; a scrape before that reads nothing.
+  const db: { source?: DataSource } = {};
+  const metrics = new Metrics({
+    pool: () => {
+      const pool = (db.source?.driver as unknown as { master?: Pool } | undefined)?.master;
+      return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
+    },
+    workerLagSeconds: async () => {
+      if (!db.source) return 0;
+      const [row] = await rows<{ lag: number }>(
+        db.source,
+        `SELECT coalesce(extract(epoch FROM now() - min(next_scan_at)), 0)::float8 AS lag
+           FROM domains WHERE enabled AND next_scan_at <= now()`,
+      );
+      return Math.max(0, row?.lag ?? 0);
+    },
+  });
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
     genReqId: requestIdFor,
@@ -114,14 +153,26 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   });
   drains.set(fastify.server, HttpDrain.install(fastify));
   if (env.HTTP === 'off') fastify.addHook('onRequest', workerOnly);
+  fastify.addHook('onResponse', (request, reply, done) => {
+    metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+  if (env.METRICS === 'on') fastify.get('/metrics', metricsHandler(metrics, env.METRICS_TOKEN));
   fastify.setReplySerializer(serializeReply);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, database, routes), adapter, {
-    logger: createLogger(env),
-    abortOnError: false,
-    // Only Fastify's JSON parser: a form or any other body type is answered with 400 invalid_body.
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(env, database, routes, metrics),
+    adapter,
+    {
+      logger: createLogger(env),
+      abortOnError: false,
+      // Only Fastify's JSON parser: a form or any other body type is answered with 400 invalid_body.
+      bodyParser: false,
+    },
+  );
   if (env.CORS_ORIGINS?.length) app.enableCors(corsOptions(env.CORS_ORIGINS));
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready'] });
   const document = buildOpenApiDocument(app);
@@ -134,6 +185,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
       swaggerOptions: { persistAuthorization: true, displayRequestDuration: true },
     });
   }
+  db.source = app.get(DataSource);
   await app.init();
   await fastify.ready();
   return app;

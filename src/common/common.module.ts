@@ -1,10 +1,18 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { Metrics } from '../metrics/metrics.js';
 import { RouteIndex } from './http/route-index.js';
 
 @Global()
 @Module({})
 export class CommonModule {
-  static forRoot(routes: RouteIndex): DynamicModule {
-    return { module: CommonModule, providers: [{ provide: RouteIndex, useValue: routes }], exports: [RouteIndex] };
+  static forRoot(routes: RouteIndex, metrics: Metrics): DynamicModule {
+    return {
+      module: CommonModule,
+      providers: [
+        { provide: RouteIndex, useValue: routes },
+        { provide: Metrics, useValue: metrics },
+      ],
+      exports: [RouteIndex, Metrics],
+    };
   }
 }

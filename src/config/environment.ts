@@ -19,6 +19,12 @@ import { EnvVar, envVarDocs } from './env-var.decorator.js';
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 const toLower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+/** An on/off switch: documented like every variable, case-insensitive, only on or off. */
+function OnOffVar(description: string, defaultValue: OnOff): PropertyDecorator {
+  const decorators = [EnvVar(description, defaultValue), Transform(toLower), IsIn(['on', 'off'])];
+  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
+}
+
 const toList = ({ value }: { value: unknown }) =>
   typeof value === 'string'
     ? value
@@ -92,23 +98,28 @@ export class Environment {
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 
-  @EnvVar(
+  @OnOffVar(
     'Serve the API in this process: on or off (off for worker-only processes, which still answer /health/live and /health/ready on PORT).',
     'on',
   )
-  @Transform(toLower)
-  @IsIn(['on', 'off'])
   HTTP: OnOff = 'on';
 
-  @EnvVar('Run the scheduled scan worker in this process: on or off (off for API-only processes).', 'on')
-  @Transform(toLower)
-  @IsIn(['on', 'off'])
+  @OnOffVar('Run the scheduled scan worker in this process: on or off (off for API-only processes).', 'on')
   WORKER: OnOff = 'on';
 
-  @EnvVar('Serve Swagger UI at /docs: on or off (the OpenAPI document is always at /api/v1/openapi.json).', 'on')
-  @Transform(toLower)
-  @IsIn(['on', 'off'])
+  @OnOffVar('Serve Swagger UI at /docs: on or off (the OpenAPI document is always at /api/v1/openapi.json).', 'on')
   DOCS: OnOff = 'on';
+
+  @OnOffVar('Serve Prometheus metrics at /metrics (outside the API prefix): on or off.', 'off')
+  METRICS: OnOff = 'off';
+
+  @EnvVar(
+    'When set, /metrics answers only requests with Authorization: Bearer <METRICS_TOKEN> (16 characters or more).',
+  )
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
 
   @EnvVar(
     'Browser origins allowed to call the API cross-origin, a comma list like https://app.example.com, or * for any. Unset: CORS is off.',
@@ -207,12 +218,10 @@ export class Environment {
   @IsInt()
   SCAN_COMMAND_TIMEOUT_SECONDS = 600;
 
-  @EnvVar(
+  @OnOffVar(
     'Check liveness: on also resolves each name found and every known host (A, AAAA, CNAME); off trusts the sources.',
     'off',
   )
-  @Transform(toLower)
-  @IsIn(['on', 'off'])
   RESOLVE: OnOff = 'off';
 
   @EnvVar('When the worker ticks: a cron expression, five fields or six with seconds.', '0 * * * * *')
@@ -268,9 +277,7 @@ export class Environment {
   )
   SYNC_CRON = '0 0 */6 * * *';
 
-  @EnvVar('Disable the domains that left a synced scope list: on or off.', 'off')
-  @Transform(toLower)
-  @IsIn(['on', 'off'])
+  @OnOffVar('Disable the domains that left a synced scope list: on or off.', 'off')
   SYNC_PRUNE: OnOff = 'off';
 
   @EnvVar(

@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
+import { Metrics } from '../metrics/metrics.js';
 import { type ActiveScan, ScanStoreRepository } from './scan-store.repository.js';
 import { CommandSource } from './sources/command.source.js';
 import { mapLimit } from './sources/concurrency.js';
@@ -37,6 +38,8 @@ export class ScanRunner {
   constructor(
     private readonly env: Environment,
     private readonly store: ScanStoreRepository,
+    // The CLI runs scans without the HTTP app's metrics.
+    @Optional() private readonly metrics?: Metrics,
   ) {
     this.resolver = new DnsResolver(env.DNS_SERVERS, env.DNS_TIMEOUT_MS);
     this.sources = env.SCAN_SOURCES.map((name): DiscoverySource => {
@@ -58,6 +61,8 @@ export class ScanRunner {
         if (progress.phase === 'commit') {
           const final = await this.store.finishSuccess(scan, this.env.RESOLVE === 'off');
           this.logger.log(`scan ${scan.id} of ${scan.domain} (${scan.trigger}) succeeded: ${JSON.stringify(final)}`);
+          this.metrics?.scans.inc({ status: 'success', trigger: scan.trigger });
+          this.metrics?.hostsDiscovered.inc(final.new);
           return { status: 'success', ...final };
         }
         if (Date.now() >= deadline) break;
@@ -74,6 +79,7 @@ export class ScanRunner {
       if (!(e instanceof SourceError)) throw e;
       await this.store.finishError(scan, e.message);
       this.logger.warn(`scan ${scan.id} of ${scan.domain} (${scan.trigger}) failed: ${e.message}`);
+      this.metrics?.scans.inc({ status: 'error', trigger: scan.trigger });
       return { status: 'error', error: e.message };
     }
   }

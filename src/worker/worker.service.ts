@@ -4,6 +4,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
 import { Environment } from '../config/environment.js';
+import { Metrics } from '../metrics/metrics.js';
 import { ScanRunner, type SliceOutcome } from '../scans/scan-runner.service.js';
 import { ScanClaimsRepository } from './scan-claims.repository.js';
 
@@ -45,6 +46,7 @@ export class WorkerService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly claims: ScanClaimsRepository,
     private readonly runner: ScanRunner,
     private readonly scheduler: SchedulerRegistry,
+    private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -118,6 +120,7 @@ export class WorkerService implements OnApplicationBootstrap, OnApplicationShutd
           }
         }),
       );
+      this.metrics.tickDuration.observe((Date.now() - started) / 1000);
       return { skipped: false, outcomes };
     } finally {
       clearInterval(heartbeat);
