@@ -3,17 +3,15 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { timingSafeEqual } from 'node:crypto';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { rows } from './database/sql.js';
+import { databaseSources, instrumentHttp } from './metrics/metrics-http.js';
 import { Metrics } from './metrics/metrics.js';
-import helmet, { type HelmetOptions } from 'helmet';
 import { AppModule } from './app.module.js';
 import { OpenApiDocument } from './api-index/openapi.controller.js';
 import { buildOpenApiDocument } from './common/openapi/openapi.js';
 import { ApiError } from './common/errors/api-error.js';
 import { HttpDrain } from './common/http/http-drain.js';
+import { applySecurityHeaders, corsOptions } from './common/http/security.js';
 import { serializeReply } from './common/rendered-json.js';
 import { requestIdFor } from './common/http/request-id.js';
 import { sendError } from './common/http/send-error.js';
@@ -36,61 +34,7 @@ export function createLogger(env: Environment): ConsoleLogger {
   return new ConsoleLogger({ json: true, logLevels: NEST_LEVELS[env.LOG_LEVEL], colors: false });
 }
 
-/**
- * Helmet's defaults, with what Swagger UI at /docs needs: its inline styles and data: images. Its scripts
- * are files of its own, so no inline script is allowed.
- */
-const CONTENT_SECURITY_POLICY = {
-  defaultSrc: ["'self'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:'],
-  scriptSrc: ["'self'"],
-  frameAncestors: ["'none'"],
-  // Self-hosted on plain HTTP is normal (a LAN box, localhost): never rewrite its URLs to https.
-  upgradeInsecureRequests: null,
-};
-
-const HELMET_OPTIONS: HelmetOptions = {
-  contentSecurityPolicy: { directives: CONTENT_SECURITY_POLICY },
-  // The service answers for its own host only; its siblings under the same domain are not its business.
-  strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
-};
-
-/**
- * Helmet itself, on the raw response, rather than @fastify/helmet: the router's own refusals (frameworkErrors)
- * come before any route hook runs, and they must carry the same headers. One mechanism serves both.
- */
-const applySecurityHeaders = helmet(HELMET_OPTIONS);
-
-/** Cross-origin access for browser tools: keys travel in headers, never cookies, so no credentials mode. */
-function corsOptions(origins: string[]) {
-  return {
-    origin: origins.includes('*') ? '*' : origins,
-    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
-    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type'],
-    exposedHeaders: ['X-Request-Id', 'X-Next-Cursor', 'Content-Disposition'],
-    maxAge: 600,
-  };
-}
-
 const drains = new WeakMap<object, HttpDrain>();
-
-/** Prometheus text; with METRICS_TOKEN only for `Authorization: Bearer <METRICS_TOKEN>`. */
-function metricsHandler(metrics: Metrics, token: string | undefined) {
-  const expected = token ? Buffer.from(`Bearer ${token}`) : null;
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (expected) {
-      const given = Buffer.from(request.headers.authorization ?? '');
-      if (given.length === 0)
-        return sendError(request, reply, new ApiError('missing_token', 'Send Authorization: Bearer <METRICS_TOKEN>'));
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return sendError(request, reply, new ApiError('invalid_token', 'Not the metrics token'));
-      }
-    }
-    const text = await metrics.registry.metrics();
-    return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(text);
-  };
-}
 
 /** A worker-only process (HTTP=off) answers its health probes (and /metrics) and nothing else. */
 function workerOnly(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
@@ -112,21 +56,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   const routes = new RouteIndex();
   // The data source exists once Nest has built the app; a scrape before that reads nothing.
   const db: { source?: DataSource } = {};
-  const metrics = new Metrics({
-    pool: () => {
-      const pool = (db.source?.driver as unknown as { master?: Pool } | undefined)?.master;
-      return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
-    },
-    workerLagSeconds: async () => {
-      if (!db.source) return 0;
-      const [row] = await rows<{ lag: number }>(
-        db.source,
-        `SELECT coalesce(extract(epoch FROM now() - min(next_scan_at)), 0)::float8 AS lag
-           FROM domains WHERE enabled AND next_scan_at <= now()`,
-      );
-      return Math.max(0, row?.lag ?? 0);
-    },
-  });
+  const metrics = new Metrics(databaseSources(() => db.source));
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
     genReqId: requestIdFor,
@@ -153,14 +83,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   });
   drains.set(fastify.server, HttpDrain.install(fastify));
   if (env.HTTP === 'off') fastify.addHook('onRequest', workerOnly);
-  fastify.addHook('onResponse', (request, reply, done) => {
-    metrics.httpDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-    done();
-  });
-  if (env.METRICS === 'on') fastify.get('/metrics', metricsHandler(metrics, env.METRICS_TOKEN));
+  instrumentHttp(fastify, metrics, env.METRICS === 'on', env.METRICS_TOKEN);
   fastify.setReplySerializer(serializeReply);
 
   const app = await NestFactory.create<NestFastifyApplication>(

@@ -2,6 +2,7 @@ import { type BuiltServer, startBuiltServer } from './fixtures/built-server.js';
 import { runCli } from './fixtures/cli.js';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { TempPostgres } from './fixtures/temp-postgres.js';
+import { waitFor } from './fixtures/wait.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -27,21 +28,8 @@ const READ_PATHS = ['/me', '/domains', '/subdomains/new', '/subdomains/search?q=
     pg.destroy();
   });
 
-  const until = async <T>(
-    what: string,
-    probe: () => Promise<T | undefined> | T | undefined,
-    ms = 40_000,
-  ): Promise<T> => {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      const value = await Promise.resolve()
-        .then(probe)
-        .catch(() => undefined);
-      if (value !== undefined) return value;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`timed out waiting for ${what}:\n${server?.output().slice(-3000)}`);
-  };
+  const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) =>
+    waitFor(what, probe, { ms: 40_000, context: () => server?.output().slice(-3000) ?? '' });
 
   it('answers query_failed fast while PostgreSQL is down, reports not ready, and recovers without a restart', async () => {
     const cli = async (...args: string[]) => {

@@ -7,6 +7,7 @@ import {
 } from './fixtures/built-server.js';
 import { runCli } from './fixtures/cli.js';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
+import { waitFor } from './fixtures/wait.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -117,11 +118,9 @@ describe('graceful shutdown', () => {
     crt.hanging.add('slowscan.test');
     const worker = { WORKER: 'on', WORKER_CRON: '* * * * * *', SCAN_LEASE_SECONDS: '600', SHUTDOWN_TIMEOUT: '5' };
     const first = await start(worker);
-    const deadline = Date.now() + 60_000;
-    while ((await api(first, '/scans?domain=slowscan.test&status=running')).data.length === 0) {
-      if (Date.now() > deadline) throw new Error('the scan never started');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitFor('the scan to start', async () =>
+      (await api(first, '/scans?domain=slowscan.test&status=running')).data.length > 0 ? true : undefined,
+    );
     const { code } = await stopped(first);
     expect(code).toBe(0);
     expect(first.output()).toMatch(/scan [0-9a-f-]+ of slowscan\.test checkpointed at shutdown; any worker resumes it/);
@@ -135,12 +134,10 @@ describe('graceful shutdown', () => {
     crt.releaseHanging();
     crt.names.set('slowscan.test', ['a.slowscan.test', 'b.slowscan.test']);
     const second = await start(worker);
-    let latest: Json | undefined;
-    while (latest?.status !== 'success') {
-      if (Date.now() > deadline + 60_000) throw new Error(`the scan did not finish: ${JSON.stringify(latest)}`);
-      await new Promise((r) => setTimeout(r, 200));
-      [latest] = (await api(second, '/scans?domain=slowscan.test')).data as Json[];
-    }
+    await waitFor('the scan to finish', async () => {
+      const [latest] = (await api(second, '/scans?domain=slowscan.test')).data as Json[];
+      return latest?.status === 'success' ? latest : undefined;
+    });
     expect((await api(second, '/scans?domain=slowscan.test')).meta.total).toBe(1);
     // The same scan went on (it had staged nothing yet, so it logs as started), not a second one.
     expect(second.output()).toMatch(new RegExp(`scan ${parked.id} of slowscan\\.test \\(cron\\) (started|resumed)`));

@@ -13,10 +13,15 @@ async function run(db: Queryable, sql: string, params: unknown[]): Promise<{ row
     const result = await manager.queryRunner.query(sql, params, true);
     return { rows: result.records as unknown[], count: result.affected ?? 0 };
   }
-  const { driver, logger } = manager.connection;
-  logger.logQuery(sql, params); // TypeORM's query log, as its own runner would write it
-  const result = await (driver as unknown as { master: Pool }).master.query(sql, params);
+  manager.connection.logger.logQuery(sql, params); // TypeORM's query log, as its own runner would write it
+  const result = await poolOf(manager).query(sql, params);
   return { rows: result.rows as unknown[], count: result.rowCount ?? 0 };
+}
+
+/** The pg pool TypeORM holds for the data source (its driver's `master`). */
+export function poolOf(db: Queryable): Pool {
+  const manager = db instanceof DataSource ? db.manager : db;
+  return (manager.connection.driver as unknown as { master: Pool }).master;
 }
 
 /** Rows of a statement, the same shape for SELECT and for UPDATE/INSERT … RETURNING. */
@@ -40,20 +45,23 @@ export const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC',
 export const rollupEdge = (moment: string) => `(date_trunc('hour', ${moment}, 'UTC') + interval '1 hour')`;
 
 /** The first whole UTC day after a moment (an SQL expression): the day rollup counts from it on. */
-export const rollupDayEdge = (moment: string) => `(date_trunc('day', ${moment}, 'UTC') + interval '1 day')`;
+const rollupDayEdge = (moment: string) => `(date_trunc('day', ${moment}, 'UTC') + interval '1 day')`;
 
 /**
- * Hosts of one domain first seen since a moment (SQL expressions both), from the per-domain rollups: whole
- * days, then the whole hours before them, then the partial first hour from hosts_domain_feed_idx. Its cost
- * follows the days of the window, not the domain's hosts.
+ * Hosts first seen since a moment, per domain, as (domain_id, n) rows to add up: whole UTC days from the day
+ * rollup, the whole hours before the first of them from the hour rollup, and the partial first hour from the
+ * hosts themselves. Every domain, or the one `domainId` names (SQL expressions both). The cost follows the
+ * domains and days of the window, not the hosts.
  */
-export function domainNewSinceSql(domainId: string, moment: string): string {
-  return `((SELECT coalesce(sum(n), 0) FROM domain_new_host_days
-             WHERE domain_id = ${domainId} AND day >= ${rollupDayEdge(moment)})
-         + (SELECT coalesce(sum(n), 0) FROM domain_new_host_counts
-             WHERE domain_id = ${domainId} AND hour >= ${rollupEdge(moment)} AND hour < ${rollupDayEdge(moment)})
-         + (SELECT count(*) FROM hosts
-             WHERE domain_id = ${domainId} AND first_seen_at >= ${moment} AND first_seen_at < ${rollupEdge(moment)}))`;
+export function domainNewPartsSql(moment: string, domainId?: string): string {
+  const only = domainId ? `domain_id = ${domainId} AND ` : '';
+  return `SELECT domain_id, n FROM domain_new_host_days WHERE ${only}day >= ${rollupDayEdge(moment)}
+          UNION ALL
+          SELECT domain_id, n FROM domain_new_host_counts
+           WHERE ${only}hour >= ${rollupEdge(moment)} AND hour < ${rollupDayEdge(moment)}
+          UNION ALL
+          SELECT domain_id, count(*) FROM hosts
+           WHERE ${only}first_seen_at >= ${moment} AND first_seen_at < ${rollupEdge(moment)} GROUP BY domain_id`;
 }
 
 /** A LIKE pattern that matches text literally anywhere: %, _ and \ in it lose their meaning (use ESCAPE '\'). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, type Repository } from 'typeorm';
-import { Params, affected, containsPattern, domainNewSinceSql, isoSql, rows } from '../database/sql.js';
+import { Params, affected, containsPattern, domainNewPartsSql, isoSql, rows } from '../database/sql.js';
 import type { DomainDetailDto, DomainDto } from './dto/domain.dto.js';
 import type { DomainSort } from './dto/list-domains.query.js';
 import { DomainEntity } from './domain.entity.js';
@@ -95,15 +95,17 @@ export class DomainsRepository {
     return { rows: page, total: count.total };
   }
 
-  /** One domain with its stats; the new-host counts from the per-domain rollups (domainNewSinceSql). */
+  /** One domain with its stats; the new-host counts from the per-domain rollups (domainNewPartsSql). */
   async findDetail(domain: string): Promise<DomainDetailDto | null> {
+    const newSince = (moment: string) =>
+      `(SELECT coalesce(sum(n), 0)::int FROM (${domainNewPartsSql(moment, 'd.id')}) parts)`;
     const [row] = await rows<DomainDto & { stats: DomainDetailDto['stats'] }>(
       this.domains.manager,
       `SELECT ${DOMAIN_COLUMNS},
               json_build_object(
                 'total', d.total_subdomains,
-                'new_24h', ${domainNewSinceSql('d.id', "now() - interval '24 hours'")}::int,
-                'new_7d', ${domainNewSinceSql('d.id', "now() - interval '7 days'")}::int,
+                'new_24h', ${newSince("now() - interval '24 hours'")},
+                'new_7d', ${newSince("now() - interval '7 days'")},
                 'active', d.active_subdomains,
                 'inactive', d.total_subdomains - d.active_subdomains
               ) AS stats

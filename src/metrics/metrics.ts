@@ -9,7 +9,8 @@ export interface MetricsSources {
 
 /**
  * The service's Prometheus metrics, in a registry of this app's own (tests run several apps in one process).
- * Recorded always (a few counter increments); served at /metrics only with METRICS=on.
+ * Scans and ticks are counted always (a few increments per scan); request timing and /metrics exist only
+ * with METRICS=on (see instrumentHttp).
  */
 export class Metrics {
   readonly registry = new Registry();

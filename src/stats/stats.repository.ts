@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { isoSql, rollupDayEdge, rollupEdge, rows } from '../database/sql.js';
+import { domainNewPartsSql, isoSql, rollupEdge, rows } from '../database/sql.js';
 import type { NewCountsDto, StatsTotalsDto, TimeseriesPointDto, TopDomainDto } from './dto/stats.dto.js';
 import type { Bucket } from './dto/stats.query.js';
 
 const WINDOWS = ['last_hour', 'last_day', 'last_week', 'last_month', 'last_6_months'] as const;
-
-const DAY_EDGE = rollupDayEdge('$1::timestamptz');
 
 @Injectable()
 export class StatsRepository {
@@ -57,15 +55,7 @@ export class StatsRepository {
     return rows<TopDomainDto>(
       this.db,
       `WITH counts AS (
-         SELECT domain_id, sum(n) AS n FROM (
-           SELECT domain_id, n FROM domain_new_host_days WHERE day >= ${DAY_EDGE}
-           UNION ALL
-           SELECT domain_id, n FROM domain_new_host_counts
-            WHERE hour >= ${rollupEdge('$1::timestamptz')} AND hour < ${DAY_EDGE}
-           UNION ALL
-           SELECT domain_id, count(*) FROM hosts
-            WHERE first_seen_at >= $1::timestamptz AND first_seen_at < ${rollupEdge('$1::timestamptz')} GROUP BY domain_id
-         ) parts GROUP BY domain_id
+         SELECT domain_id, sum(n) AS n FROM (${domainNewPartsSql('$1::timestamptz')}) parts GROUP BY domain_id
        )
        SELECT d.domain, c.n::int AS new_count FROM counts c JOIN domains d ON d.id = c.domain_id
         ORDER BY c.n DESC, d.domain LIMIT $2`,

@@ -6,6 +6,7 @@ import {
 } from '../fixtures/built-server.js';
 import { runCli } from '../fixtures/cli.js';
 import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
+import { waitFor } from '../fixtures/wait.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -56,15 +57,7 @@ describe('worker processes', () => {
     });
     return (await res.json()) as Json;
   };
-  const until = async <T>(probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> => {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error('timed out waiting');
-  };
+  const until = <T>(probe: () => Promise<T | undefined>) => waitFor('the processes', probe);
 
   it('resumes a scan interrupted by a killed process: none stays running, no host lost or duplicated', async () => {
     await cli('domains', 'add', 'slow.test', '--platform', 'self');

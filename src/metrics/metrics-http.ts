@@ -1,0 +1,57 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DataSource } from 'typeorm';
+import { ApiError } from '../common/errors/api-error.js';
+import { sendError } from '../common/http/send-error.js';
+import { poolOf, rows } from '../database/sql.js';
+import type { Metrics, MetricsSources } from './metrics.js';
+
+/** What a scrape reads from the app's data source; nothing until Nest has built it. */
+export function databaseSources(dataSource: () => DataSource | undefined): MetricsSources {
+  return {
+    pool: () => {
+      const source = dataSource();
+      const pool = source ? poolOf(source) : undefined;
+      return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
+    },
+    workerLagSeconds: async () => {
+      const source = dataSource();
+      if (!source) return 0;
+      const [row] = await rows<{ lag: number }>(
+        source,
+        `SELECT coalesce(extract(epoch FROM now() - min(next_scan_at)), 0)::float8 AS lag
+           FROM domains WHERE enabled AND next_scan_at <= now()`,
+      );
+      return Math.max(0, row?.lag ?? 0);
+    },
+  };
+}
+
+/**
+ * With METRICS=on: times every request by its route template, and serves Prometheus text at /metrics (only for
+ * `Authorization: Bearer <METRICS_TOKEN>` when a token is set). Off, it adds nothing to the request path.
+ */
+export function instrumentHttp(fastify: FastifyInstance, metrics: Metrics, serve: boolean, token?: string): void {
+  if (!serve) return;
+  fastify.addHook('onResponse', (request, reply, done) => {
+    metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+  const expected = token ? Buffer.from(`Bearer ${token}`) : null;
+  fastify.get('/metrics', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (expected) {
+      const given = Buffer.from(request.headers.authorization ?? '');
+      if (given.length === 0) {
+        return sendError(request, reply, new ApiError('missing_token', 'Send Authorization: Bearer <METRICS_TOKEN>'));
+      }
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        return sendError(request, reply, new ApiError('invalid_token', 'Not the metrics token'));
+      }
+    }
+    const text = await metrics.registry.metrics();
+    return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(text);
+  });
+}
