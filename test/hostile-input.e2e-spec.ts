@@ -124,6 +124,15 @@ describe('hostile input', () => {
     },
   );
 
+  it('resolves dot segments as every URL parser does: /platforms/. is /platforms, /domains/.. is the index', async () => {
+    const dot = await t.get('/platforms/.', auth);
+    expect(dot.status).toBe(200);
+    expect(dot.body.data.map((p: { slug: string }) => p.slug)).toContain('hackerone');
+    const up = await t.get('/domains/..', auth);
+    expect(up.status).toBe(200);
+    expect(up.body.data.endpoints).toContain('GET /domains');
+  });
+
   it('answers hostile auth headers with 401, never a 500', async () => {
     await fc.assert(
       fc.asyncProperty(
