@@ -1,9 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
 import { ApiIndexModule } from './api-index/api-index.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
+import { type HttpLogger } from 'pino-http';
+import { loggerParams } from './common/logging/logging.js';
 import type { RouteIndex } from './common/http/route-index.js';
 import type { Metrics } from './metrics/metrics.js';
 import { ApiValidationPipe } from './common/validation/api-validation.pipe.js';
@@ -23,11 +26,18 @@ import { WorkerModule } from './worker/worker.module.js';
 /** The HTTP API: every feature module behind one guard, one validation pipe and one error filter. */
 @Module({})
 export class AppModule {
-  static forRoot(env: Environment, database: DatabaseTarget, routes: RouteIndex, metrics: Metrics): DynamicModule {
+  static forRoot(
+    env: Environment,
+    database: DatabaseTarget,
+    routes: RouteIndex,
+    metrics: Metrics,
+    httpLogger: HttpLogger,
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(env),
+        LoggerModule.forRoot(loggerParams(httpLogger)),
         CommonModule.forRoot(routes, metrics),
         DatabaseModule.forRoot(database, env),
         AuthModule,

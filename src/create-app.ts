@@ -1,8 +1,8 @@
-import { type LogLevel as NestLogLevel, ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { databaseSources, instrumentHttp } from './metrics/metrics-http.js';
 import { Metrics } from './metrics/metrics.js';
@@ -16,23 +16,11 @@ import { serializeReply } from './common/rendered-json.js';
 import { requestIdFor } from './common/http/request-id.js';
 import { sendError } from './common/http/send-error.js';
 import { API_PREFIX, RouteIndex, rewriteMirrorPrefix } from './common/http/route-index.js';
-import type { Environment, LogLevel } from './config/environment.js';
+import type { Environment } from './config/environment.js';
+import { createHttpLogger, noteRoute } from './common/logging/logging.js';
 import type { DatabaseTarget } from './database/database.js';
 
 export const BODY_LIMIT = 16 * 1024;
-
-const NEST_LEVELS: Record<LogLevel, NestLogLevel[]> = {
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
-
-export function createLogger(env: Environment): ConsoleLogger {
-  return new ConsoleLogger({ json: true, logLevels: NEST_LEVELS[env.LOG_LEVEL], colors: false });
-}
 
 const drains = new WeakMap<object, HttpDrain>();
 
@@ -57,6 +45,11 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   // The data source exists once Nest has built the app; a scrape before that reads nothing.
   const db: { source?: DataSource } = {};
   const metrics = new Metrics(databaseSources(() => db.source));
+  const httpLogger = createHttpLogger(env);
+  const logRequest = (request: FastifyRequest, reply: FastifyReply) => {
+    noteRoute(request.raw, request.id, request.routeOptions?.url);
+    httpLogger(request.raw, reply.raw);
+  };
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
     genReqId: requestIdFor,
@@ -66,19 +59,22 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
     return503OnClosing: false,
     // The router's own refusals (malformed percent-encoding, a path segment over maxParamLength) never
     // reach Nest: answer them here in the contract's shape. No resource can live at such a path.
-    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      logRequest(request, reply);
       applySecurityHeaders(request.raw, reply.raw, () =>
         sendError(
           request,
           reply,
           ApiError.notFound(`No endpoint at this path: ${error.message.split(':')[0].slice(0, 100)}`),
         ),
-      ),
+      );
+    },
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    logRequest(request, reply);
     applySecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
   drains.set(fastify.server, HttpDrain.install(fastify));
@@ -87,15 +83,17 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   fastify.setReplySerializer(serializeReply);
 
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(env, database, routes, metrics),
+    AppModule.forRoot(env, database, routes, metrics, httpLogger),
     adapter,
     {
-      logger: createLogger(env),
+      // Lines logged while Nest builds the app wait for the pino logger (nestjs-pino) below.
+      bufferLogs: true,
       abortOnError: false,
       // Only Fastify's JSON parser: a form or any other body type is answered with 400 invalid_body.
       bodyParser: false,
     },
   );
+  app.useLogger(app.get(Logger));
   if (env.CORS_ORIGINS?.length) app.enableCors(corsOptions(env.CORS_ORIGINS));
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready'] });
   const document = buildOpenApiDocument(app);

@@ -1,33 +1,34 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { ConfigError, loadEnvironment } from './config/environment.js';
-import { createApp, createLogger, drainHttp } from './create-app.js';
+import { createApp, drainHttp } from './create-app.js';
 import { DataDirInUseError } from './database/embedded-database.js';
 import { openDatabase } from './database/database.js';
 
 async function main(): Promise<void> {
   const env = loadEnvironment();
-  const logger = createLogger(env);
   const database = await openDatabase(env, 'own');
   const app = await createApp(env, database.target);
+  const logger = new Logger('Main'); // the app's pino logger, once createApp has installed it
   await app.listen(env.PORT, env.HOST);
-  logger.log(`Subdomain Monitor listening on ${await app.getUrl()} (database: ${database.target.kind})`, 'Main');
+  logger.log(`Subdomain Monitor listening on ${await app.getUrl()} (database: ${database.target.kind})`);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.log(`${signal} received: draining requests for up to ${env.SHUTDOWN_TIMEOUT} s`, 'Main');
+    logger.log(`${signal} received: draining requests for up to ${env.SHUTDOWN_TIMEOUT} s`);
     try {
       // First the HTTP side: no new connections, in-flight requests and streams run to their end.
       const drained = await drainHttp(app, env.SHUTDOWN_TIMEOUT * 1000);
-      if (!drained) logger.warn('Shutdown timeout reached: open connections were closed', 'Main');
+      if (!drained) logger.warn('Shutdown timeout reached: open connections were closed');
       // Then the rest: the worker checkpoints its running scans and gives them back, the pool closes.
       await app.close();
       await database.close();
-      logger.log('Stopped', 'Main');
+      logger.log('Stopped');
       process.exit(0);
     } catch (error) {
-      logger.error(`Shutdown failed: ${(error as Error).message}`, 'Main');
+      logger.error(`Shutdown failed: ${(error as Error).message}`);
       process.exit(1);
     }
   };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuiltServer, startBuiltServer } from './fixtures/built-server.js';
 import { createTestDatabase } from './fixtures/test-database.js';
+import { waitFor } from './fixtures/wait.js';
 
 /** The service as `npm start` runs it: the compiled dist/main.js in its own Node process. */
 describe('the built service', () => {
@@ -46,6 +47,48 @@ describe('the built service', () => {
     expect(script).toContain('/subdomains/new');
   });
 
+  it('logs each request as one JSON line: request id, method, route, status, duration; credentials redacted', async () => {
+    const secret = `sm_live_${'k'.repeat(40)}`;
+    const response = await fetch(`${server.baseUrl}/api/v1/domains/example.com?x=1`, {
+      headers: {
+        Authorization: `Bearer ${secret}`,
+        'X-API-Key': secret,
+        Cookie: 'sm_session=abc',
+        'X-Request-Id': 'trace-42',
+      },
+    });
+    expect(response.status).toBe(401);
+    const line = await waitForLine(server, (l) => l.reqId === 'trace-42');
+    expect(line).toMatchObject({
+      level: 'info',
+      msg: 'GET /api/v1/domains/:domain 401',
+      req: {
+        id: 'trace-42',
+        method: 'GET',
+        route: '/api/v1/domains/:domain',
+        url: '/api/v1/domains/example.com?x=1',
+        headers: { authorization: '[redacted]', 'x-api-key': '[redacted]', cookie: '[redacted]' },
+      },
+      res: { statusCode: 401 },
+    });
+    expect(typeof line.duration_ms).toBe('number');
+    expect(new Date(line.time as string).toISOString()).toBe(line.time);
+    expect(server.output()).not.toContain('k'.repeat(12));
+    expect(server.output()).not.toContain('sm_session=abc');
+  });
+
+  it('logs requests the router itself refuses, and probes only at debug', async () => {
+    expect(
+      (await fetch(`${server.baseUrl}/api/v1/domains/%zz`, { headers: { 'X-Request-Id': 'bad-path' } })).status,
+    ).toBe(404);
+    const line = await waitForLine(server, (l) => l.reqId === 'bad-path');
+    expect(line).toMatchObject({ msg: 'GET unmatched 404', res: { statusCode: 404 } });
+    await fetch(`${server.baseUrl}/health/live`, { headers: { 'X-Request-Id': 'probe-1' } });
+    await fetch(`${server.baseUrl}/api/v1/`, { headers: { 'X-Request-Id': 'after-probe' } });
+    await waitForLine(server, (l) => l.reqId === 'after-probe');
+    expect(server.output()).not.toContain('probe-1'); // LOG_LEVEL=info
+  });
+
   it('logs JSON lines and stops cleanly on SIGTERM', async () => {
     const lines = server.output().trim().split('\n');
     expect(() => lines.map((l) => JSON.parse(l) as unknown)).not.toThrow();
@@ -53,3 +96,19 @@ describe('the built service', () => {
     expect(code).toBe(0);
   });
 });
+
+type LogLine = Record<string, unknown> & { reqId?: string };
+
+/** The first JSON line of the server's output that matches; a response is logged once it has been sent. */
+function waitForLine(server: BuiltServer, match: (line: LogLine) => boolean): Promise<LogLine> {
+  const lines = () =>
+    server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as LogLine);
+  return waitFor('the log line', () => lines().find(match), {
+    ms: 10_000,
+    context: () => server.output().slice(-3000),
+  });
+}

@@ -114,7 +114,7 @@ describe('worker processes', () => {
       expect(new Set(scans.map((s) => s.domain)).size).toBe(50);
       expect(scans.every((s) => s.status === 'success' && s.trigger === 'api' && s.new_count === 1)).toBe(true);
       const starts = (s: BuiltServer) =>
-        (s.output().match(/"message":"scan [0-9a-f-]+ of p\d+\.test \(api\) started"/g) ?? []).length;
+        (s.output().match(/"msg":"scan [0-9a-f-]+ of p\d+\.test \(api\) started"/g) ?? []).length;
       expect(starts(p1) + starts(p2)).toBe(50);
       expect(starts(p1)).toBeGreaterThan(0);
       expect(starts(p2)).toBeGreaterThan(0);
