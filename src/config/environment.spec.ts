@@ -57,6 +57,14 @@ describe('environment', () => {
     );
   });
 
+  it('reads replica URLs as a list', () => {
+    const env = loadEnvironment({
+      DATABASE_URL: 'postgres://db/x',
+      DATABASE_REPLICA_URLS: 'postgres://r1/x, postgres://r2/x',
+    });
+    expect(env.DATABASE_REPLICA_URLS).toEqual(['postgres://r1/x', 'postgres://r2/x']);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadEnvironment({ PORT: '' }).PORT).toBe(3000);
   });
@@ -82,6 +90,14 @@ describe('environment', () => {
     [{ CORS_ORIGINS: 'https://a.example/path' }, 'Invalid configuration: CORS_ORIGINS='],
     [{ CORS_ORIGINS: 'app.example.com' }, 'CORS_ORIGINS must be * or a comma list of origins'],
     [{ SHUTDOWN_TIMEOUT: '-1' }, 'Invalid configuration: SHUTDOWN_TIMEOUT="-1"'],
+    [
+      { DATABASE_URL: 'postgres://db/x', DATABASE_REPLICA_URLS: 'postgres://r1/x,mysql://r2/x' },
+      'Invalid configuration: DATABASE_REPLICA_URLS: DATABASE_REPLICA_URLS must be a comma list of postgres://',
+    ],
+    [
+      { DATABASE_REPLICA_URLS: 'postgres://r1/x' },
+      'Invalid configuration: DATABASE_REPLICA_URLS needs DATABASE_URL (replicas of a PostgreSQL server)',
+    ],
   ])('stops on %j with one line naming the variable', (env, message) => {
     expect(() => loadEnvironment(env)).toThrow(ConfigError);
     expect(() => loadEnvironment(env)).toThrow(message);

@@ -74,6 +74,17 @@ export class Environment {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
   DATABASE_URL?: string;
 
+  @EnvVar(
+    'Comma list of read-replica URLs (hot standbys of DATABASE_URL). Read endpoints and exports query a replica; writes, keys and the worker stay on DATABASE_URL.',
+  )
+  @Transform(toList)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, {
+    each: true,
+    message: 'DATABASE_REPLICA_URLS must be a comma list of postgres:// or postgresql:// URLs',
+  })
+  DATABASE_REPLICA_URLS?: string[];
+
   @EnvVar('Directory of the embedded database, used when DATABASE_URL is unset.', './data')
   @IsString()
   @MinLength(1)
@@ -310,6 +321,11 @@ export function loadEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
       ? ''
       : `=${JSON.stringify(raw[first.property])}`;
     throw new ConfigError(`Invalid configuration: ${first.property}${shown}: ${reason}`);
+  }
+  if (config.DATABASE_REPLICA_URLS?.length && !config.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_REPLICA_URLS needs DATABASE_URL (replicas of a PostgreSQL server)',
+    );
   }
   if (config.HTTP === 'off' && config.WORKER === 'off') {
     throw new ConfigError('Invalid configuration: HTTP=off and WORKER=off leave the process nothing to do');

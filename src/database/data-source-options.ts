@@ -28,9 +28,15 @@ export function dataSourceOptions(target: DatabaseTarget, env: Environment): Dat
     target.kind === 'server'
       ? { url: target.url }
       : { host: target.host, port: target.port, username: 'postgres', database: 'postgres' };
+  const replicas = target.kind === 'server' ? (env.DATABASE_REPLICA_URLS ?? []) : [];
   return {
     type: 'postgres',
     ...connection,
+    // TypeORM's replication: a pool per replica beside the primary's. Everything TypeORM runs itself stays on the
+    // primary (defaultMode); the read endpoints pick a replica through readRows and readPoolOf.
+    ...(replicas.length && {
+      replication: { master: connection, slaves: replicas.map((url) => ({ url })), defaultMode: 'master' as const },
+    }),
     applicationName: 'subdomain-monitor',
     entities: ENTITIES,
     migrations: MIGRATIONS,

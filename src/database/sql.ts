@@ -1,27 +1,72 @@
+import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 
-type Queryable = DataSource | EntityManager;
+/**
+ * The read endpoints' handle on a data source: their statements go to a read replica when DATABASE_REPLICA_URLS
+ * configured TypeORM's replication (its `slaves`), else to the primary like any other.
+ */
+export class ReplicaReads {
+  constructor(readonly source: DataSource) {}
+}
+
+type Queryable = DataSource | EntityManager | ReplicaReads;
+
+const replicaLog = new Logger('Replicas');
+let lastFallbackWarning = 0;
+
+/**
+ * Failures a replica may have that the primary does not: it is down or unreachable (no SQLSTATE, or class 08),
+ * shutting down or starting (57P), or it cancelled the statement for a conflict with recovery (40001). The read
+ * is then served by the primary, and a warning logged at most once a minute. SQL errors and timeouts are not.
+ */
+export function isReplicaFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return code.startsWith('08') || code.startsWith('57P') || code === '40001';
+}
+
+export function noteReplicaFallback(error: unknown): void {
+  if (Date.now() - lastFallbackWarning < 60_000) return;
+  lastFallbackWarning = Date.now();
+  replicaLog.warn(`a read replica failed, reads fall back to the primary: ${(error as Error).message}`);
+}
 
 /**
  * Runs one parameterised statement: inside a transaction on its runner; otherwise straight on the pg pool
  * TypeORM holds (one round trip, none of a query runner's bookkeeping: this is every API request's path).
  */
 async function run(db: Queryable, sql: string, params: unknown[]): Promise<{ rows: unknown[]; count: number }> {
-  const manager = db instanceof DataSource ? db.manager : db;
+  const manager = db instanceof ReplicaReads ? db.source.manager : db instanceof DataSource ? db.manager : db;
   if (manager.queryRunner) {
     const result = await manager.queryRunner.query(sql, params, true);
     return { rows: result.records as unknown[], count: result.affected ?? 0 };
   }
   manager.connection.logger.logQuery(sql, params); // TypeORM's query log, as its own runner would write it
+  const replica = db instanceof ReplicaReads ? replicaPool(manager) : undefined;
+  if (replica) {
+    try {
+      const result = await replica.query(sql, params);
+      return { rows: result.rows as unknown[], count: result.rowCount ?? 0 };
+    } catch (error) {
+      if (!isReplicaFailure(error)) throw error;
+      noteReplicaFallback(error);
+    }
+  }
   const result = await poolOf(manager).query(sql, params);
   return { rows: result.rows as unknown[], count: result.rowCount ?? 0 };
 }
 
-/** The pg pool TypeORM holds for the data source (its driver's `master`). */
-export function poolOf(db: Queryable): Pool {
+/** The pg pool TypeORM holds for the data source's primary (its driver's `master`). */
+export function poolOf(db: DataSource | EntityManager): Pool {
   const manager = db instanceof DataSource ? db.manager : db;
   return (manager.connection.driver as unknown as { master: Pool }).master;
+}
+
+/** One of the replicas' pools, at random as TypeORM's own `slave` runners choose; none without replication. */
+function replicaPool(manager: EntityManager): Pool | undefined {
+  const { slaves } = manager.connection.driver as unknown as { slaves: Pool[] };
+  return slaves.length ? slaves[Math.floor(Math.random() * slaves.length)] : undefined;
 }
 
 /** Rows of a statement, the same shape for SELECT and for UPDATE/INSERT … RETURNING. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, type Repository } from 'typeorm';
-import { Params, affected, containsPattern, domainNewPartsSql, isoSql, rows } from '../database/sql.js';
+import { affected, containsPattern, domainNewPartsSql, isoSql, Params, ReplicaReads, rows } from '../database/sql.js';
 import type { DomainDetailDto, DomainDto } from './dto/domain.dto.js';
 import type { DomainSort } from './dto/list-domains.query.js';
 import { DomainEntity } from './domain.entity.js';
@@ -65,7 +65,12 @@ export async function rebuildNewHostCounts(manager: EntityManager): Promise<void
 
 @Injectable()
 export class DomainsRepository {
-  constructor(@InjectRepository(DomainEntity) private readonly domains: Repository<DomainEntity>) {}
+  /** Read endpoints' statements: on a replica when there are any. */
+  private readonly reads: ReplicaReads;
+
+  constructor(@InjectRepository(DomainEntity) private readonly domains: Repository<DomainEntity>) {
+    this.reads = new ReplicaReads(domains.manager.connection);
+  }
 
   findByName(domain: string): Promise<DomainEntity | null> {
     return this.domains.findOneBy({ domain });
@@ -81,13 +86,13 @@ export class DomainsRepository {
     const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const [page, [count]] = await Promise.all([
       rows<DomainDto>(
-        this.domains.manager,
+        this.reads,
         `SELECT ${DOMAIN_COLUMNS} FROM domains d ${condition}
           ORDER BY ${ORDER[sort]} LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`,
         q.values,
       ),
       rows<{ total: number }>(
-        this.domains.manager,
+        this.reads,
         `SELECT count(*)::int AS total FROM domains d ${condition}`,
         q.values.slice(0, -2),
       ),
@@ -100,7 +105,7 @@ export class DomainsRepository {
     const newSince = (moment: string) =>
       `(SELECT coalesce(sum(n), 0)::int FROM (${domainNewPartsSql(moment, 'd.id')}) parts)`;
     const [row] = await rows<DomainDto & { stats: DomainDetailDto['stats'] }>(
-      this.domains.manager,
+      this.reads,
       `SELECT ${DOMAIN_COLUMNS},
               json_build_object(
                 'total', d.total_subdomains,

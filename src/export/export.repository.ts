@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import QueryStream from 'pg-query-stream';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { Params, containsPattern, isoSql } from '../database/sql.js';
+import { Params, containsPattern, isReplicaFailure, isoSql, noteReplicaFallback } from '../database/sql.js';
 import type { ExportFormat, ExportScope } from './dto/export.query.js';
 
 export interface ExportFilters {
@@ -76,9 +76,17 @@ export class ExportRepository {
     return where.length ? `WHERE ${where.join(' AND ')}` : '';
   }
 
+  /** A connection to a read replica (TypeORM replication's `slave` runner), the primary's when none answers. */
   private async connect(): Promise<{ runner: QueryRunner; client: pg.PoolClient }> {
     const runner = this.db.createQueryRunner('slave');
-    return { runner, client: (await runner.connect()) as pg.PoolClient };
+    try {
+      return { runner, client: (await runner.connect()) as pg.PoolClient };
+    } catch (error) {
+      if (!this.db.driver.isReplicated || !isReplicaFailure(error)) throw error;
+      noteReplicaFallback(error);
+      const primary = this.db.createQueryRunner('master');
+      return { runner: primary, client: (await primary.connect()) as pg.PoolClient };
+    }
   }
 
   /** Yields what the stream yields; releases the connection at the end, or closes it if left early. */

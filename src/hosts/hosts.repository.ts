@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { type JsonPage, Params, type Statement, containsPattern, isoSql, jsonPage, rows } from '../database/sql.js';
+import {
+  containsPattern,
+  isoSql,
+  type JsonPage,
+  jsonPage,
+  Params,
+  ReplicaReads,
+  rows,
+  type Statement,
+} from '../database/sql.js';
 import type { DomainNewHostDto, FeedHostDto, PlatformHostDto, SearchHostDto } from './dto/host.dto.js';
 import type { HostFilter } from './dto/host-queries.js';
 
@@ -146,7 +155,12 @@ export function searchStatement(text: string, limit: number, offset: number): St
  */
 @Injectable()
 export class HostsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  /** Read endpoints' statements: on a replica when there are any. */
+  private readonly db: ReplicaReads;
+
+  constructor(@InjectDataSource() source: DataSource) {
+    this.db = new ReplicaReads(source);
+  }
 
   /** One page of a domain's hosts, rendered, and the count of all that match. */
   async listForDomain(opts: DomainHostsOptions) {

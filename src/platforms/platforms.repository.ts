@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { rollupEdge, rows } from '../database/sql.js';
+import { ReplicaReads, rollupEdge, rows } from '../database/sql.js';
 import type { PlatformDomainDto, PlatformDto } from './dto/platform.dto.js';
 import { PlatformEntity } from './platform.entity.js';
 
@@ -9,7 +9,12 @@ const EDGE_24H = rollupEdge("now() - interval '24 hours'");
 
 @Injectable()
 export class PlatformsRepository {
-  constructor(@InjectRepository(PlatformEntity) private readonly platforms: Repository<PlatformEntity>) {}
+  /** Read endpoints' statements: on a replica when there are any. */
+  private readonly reads: ReplicaReads;
+
+  constructor(@InjectRepository(PlatformEntity) private readonly platforms: Repository<PlatformEntity>) {
+    this.reads = new ReplicaReads(platforms.manager.connection);
+  }
 
   findBySlug(slug: string): Promise<PlatformEntity | null> {
     return this.platforms.findOneBy({ slug });
@@ -26,7 +31,7 @@ export class PlatformsRepository {
    */
   withCounts(slug?: string): Promise<PlatformDto[]> {
     return rows<PlatformDto>(
-      this.platforms.manager,
+      this.reads,
       `WITH fresh AS (
          SELECT platform_slug, sum(n)::int AS n FROM (
            SELECT platform_slug, n FROM new_host_counts WHERE hour >= ${EDGE_24H}
@@ -54,16 +59,14 @@ export class PlatformsRepository {
   async domainsPage(platform: string, limit: number, offset: number) {
     const [page, [count]] = await Promise.all([
       rows<PlatformDomainDto>(
-        this.platforms.manager,
+        this.reads,
         `SELECT d.domain, d.program, d.enabled, d.total_subdomains FROM domains d
           WHERE d.platform_slug = $1 ORDER BY d.domain LIMIT $2 OFFSET $3`,
         [platform, limit, offset],
       ),
-      rows<{ total: number }>(
-        this.platforms.manager,
-        `SELECT count(*)::int AS total FROM domains WHERE platform_slug = $1`,
-        [platform],
-      ),
+      rows<{ total: number }>(this.reads, `SELECT count(*)::int AS total FROM domains WHERE platform_slug = $1`, [
+        platform,
+      ]),
     ]);
     return { rows: page, total: count.total };
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { Params, isoSql, rows } from '../database/sql.js';
+import { isoSql, Params, ReplicaReads, rows } from '../database/sql.js';
 import type { ScanDto, WorkerStatusDto } from './dto/scan.dto.js';
 import { ScanEntity, type ScanStatus } from './scan.entity.js';
 
@@ -18,7 +18,12 @@ export interface ScanFilters {
 
 @Injectable()
 export class ScansRepository {
-  constructor(@InjectRepository(ScanEntity) private readonly scans: Repository<ScanEntity>) {}
+  /** Read endpoints' statements: on a replica when there are any. */
+  private readonly reads: ReplicaReads;
+
+  constructor(@InjectRepository(ScanEntity) private readonly scans: Repository<ScanEntity>) {
+    this.reads = new ReplicaReads(scans.manager.connection);
+  }
 
   /** Scans newest first (scans_started_idx; scans_domain_idx with a domain). */
   async listPage(filters: ScanFilters, limit: number, offset: number) {
@@ -31,23 +36,19 @@ export class ScansRepository {
     const from = 'FROM scans s JOIN domains d ON d.id = s.domain_id';
     const [page, [count]] = await Promise.all([
       rows<ScanDto>(
-        this.scans.manager,
+        this.reads,
         `SELECT ${SCAN_COLUMNS} ${from} ${condition}
           ORDER BY s.started_at DESC, s.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`,
         q.values,
       ),
-      rows<{ total: number }>(
-        this.scans.manager,
-        `SELECT count(*)::int AS total ${from} ${condition}`,
-        q.values.slice(0, -2),
-      ),
+      rows<{ total: number }>(this.reads, `SELECT count(*)::int AS total ${from} ${condition}`, q.values.slice(0, -2)),
     ]);
     return { rows: page, total: count.total };
   }
 
   async findById(id: string): Promise<ScanDto | null> {
     const [row] = await rows<ScanDto>(
-      this.scans.manager,
+      this.reads,
       `SELECT ${SCAN_COLUMNS} FROM scans s JOIN domains d ON d.id = s.domain_id WHERE s.id = $1::uuid`,
       [id],
     );
@@ -60,7 +61,7 @@ export class ScansRepository {
       health: WorkerStatusDto['health'];
       cycle: Omit<WorkerStatusDto['cycle'], 'sweep_coverage' | 'interval_hours'> & { scanned_in_interval: number };
     }>(
-      this.scans.manager,
+      this.reads,
       `WITH recent AS (
          SELECT status, error, finished_at FROM scans WHERE finished_at >= now() - interval '30 minutes'
        ), last_error AS (

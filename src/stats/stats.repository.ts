@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { domainNewPartsSql, isoSql, rollupEdge, rows } from '../database/sql.js';
+import { domainNewPartsSql, isoSql, ReplicaReads, rollupEdge, rows } from '../database/sql.js';
 import type { NewCountsDto, StatsTotalsDto, TimeseriesPointDto, TopDomainDto } from './dto/stats.dto.js';
 import type { Bucket } from './dto/stats.query.js';
 
@@ -9,7 +9,12 @@ const WINDOWS = ['last_hour', 'last_day', 'last_week', 'last_month', 'last_6_mon
 
 @Injectable()
 export class StatsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  /** Read endpoints' statements: on a replica when there are any. */
+  private readonly db: ReplicaReads;
+
+  constructor(@InjectDataSource() source: DataSource) {
+    this.db = new ReplicaReads(source);
+  }
 
   /** Totals from the domains' live counters: no count over hosts. */
   async totals(): Promise<StatsTotalsDto> {
