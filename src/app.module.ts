@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import { AccountModule } from './account/account.module.js';
 import { ApiIndexModule } from './api-index/api-index.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
@@ -49,6 +50,7 @@ export class AppModule {
         ExportModule,
         HealthModule,
         ApiIndexModule,
+        AccountModule,
         ...(env.WORKER === 'on' ? [WorkerModule] : []),
       ],
       providers: [

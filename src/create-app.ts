@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { databaseSources, instrumentHttp } from './metrics/metrics-http.js';
 import { Metrics } from './metrics/metrics.js';
 import { AppModule } from './app.module.js';
+import { ACCOUNT_PATHS } from './account/account.module.js';
 import { OpenApiDocument } from './api-index/openapi.controller.js';
 import { buildOpenApiDocument } from './common/openapi/openapi.js';
 import { ApiError } from './common/errors/api-error.js';
@@ -34,6 +35,20 @@ function workerOnly(request: FastifyRequest, reply: FastifyReply, done: () => vo
   );
 }
 
+/** HTML forms, for the account page only: the API takes JSON bodies and answers any other type 400 invalid_body. */
+function parseAccountForm(
+  request: FastifyRequest,
+  body: string | Buffer,
+  done: (e: Error | null, b?: unknown) => void,
+) {
+  if (!request.url.startsWith('/account/')) {
+    return done(
+      Object.assign(new Error('Unsupported Media Type'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }),
+    );
+  }
+  done(null, Object.fromEntries(new URLSearchParams(body.toString())));
+}
+
 /** Stops the app's HTTP server gracefully (see HttpDrain); true when nothing had to be cut. */
 export function drainHttp(app: NestFastifyApplication, timeoutMs: number): Promise<boolean> {
   return drains.get(app.getHttpServer())?.drain(timeoutMs) ?? Promise.resolve(true);
@@ -52,6 +67,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   };
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
+    trustProxy: env.TRUST_PROXY === 'on',
     genReqId: requestIdFor,
     rewriteUrl: (req: { url?: string }) => rewriteMirrorPrefix(req.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -81,6 +97,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   if (env.HTTP === 'off') fastify.addHook('onRequest', workerOnly);
   instrumentHttp(fastify, metrics, env.METRICS === 'on', env.METRICS_TOKEN);
   fastify.setReplySerializer(serializeReply);
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseAccountForm);
 
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(env, database, routes, metrics, httpLogger),
@@ -95,7 +112,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   );
   app.useLogger(app.get(Logger));
   if (env.CORS_ORIGINS?.length) app.enableCors(corsOptions(env.CORS_ORIGINS));
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready'] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', ...ACCOUNT_PATHS] });
   const document = buildOpenApiDocument(app);
   app.get(OpenApiDocument).document = document;
   if (env.DOCS === 'on') {

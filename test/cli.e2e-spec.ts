@@ -12,12 +12,14 @@ describe('operator CLI', () => {
   let t: TestApp;
   let dataDir: string;
   let cli: (...args: string[]) => Promise<CliResult>;
+  let runCliAs: (args: string[], stdin: string) => Promise<CliResult>;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'sm-cli-'));
     t = await startTestApp({}, { dataDir });
     const env = t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : { DATA_DIR: dataDir };
     cli = (...args) => runCli(args, { ...env, LOG_LEVEL: 'error' });
+    runCliAs = (args, stdin) => runCli(args, { ...env, LOG_LEVEL: 'error' }, stdin);
   });
   afterAll(async () => {
     await t.close();
@@ -50,6 +52,63 @@ describe('operator CLI', () => {
     const revoked = await cli('tokens', 'revoke', 'ci');
     expect(revoked.code).toBe(0);
     expectError(await t.get('/me', bearer(token)), 401, 'revoked_token');
+  });
+
+  it('users create reads the password from stdin, stores only its scrypt hash, and owns keys made for its email', async () => {
+    const created = await runCliAs(
+      ['users', 'create', '--email', 'Dana@Example.com', '--name', 'Dana'],
+      'dana password 1\n',
+    );
+    expect(created.code).toBe(0);
+    const id = lastLine(created);
+    const [row] = await t.dataSource.query(`SELECT id, email, name, password_hash FROM users WHERE id = $1`, [id]);
+    expect(row).toMatchObject({ email: 'dana@example.com', name: 'Dana' });
+    expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(row.password_hash).not.toContain('dana password');
+    expect((await runCliAs(['users', 'create', '--email', 'dana@example.com'], 'another password\n')).stderr).toBe(
+      'error: a user with the email dana@example.com already exists\n',
+    );
+    expect((await runCliAs(['users', 'create', '--email', 'eve@example.com'], 'short\n')).stderr).toBe(
+      'error: the password must be at least 10 characters\n',
+    );
+    expect((await runCliAs(['users', 'create', '--email', 'not-an-address'], 'long enough pw\n')).code).toBe(1);
+
+    const token = lastLine(await cli('tokens', 'create', '--name', 'dana-ci', '--user', 'dana@example.com'));
+    expect((await t.get('/me', bearer(token))).body.data.user_id).toBe(id);
+    expect((await cli('tokens', 'create', '--name', 'x', '--user', 'nobody@example.com')).stderr).toBe(
+      'error: no user with the email nobody@example.com\n',
+    );
+    expect((await cli('users', 'list')).stdout).toMatch(new RegExp(`${id}\\s+dana@example\\.com\\s+Dana\\s+1\\s`));
+
+    // Disabling signs the user out and revokes their keys; enabling lets them sign in again, keys stay revoked.
+    await t.dataSource.query(
+      `INSERT INTO sessions (id_hash, user_id, csrf_token, expires_at) VALUES ('h', $1, 'c', now() + interval '1 day')`,
+      [id],
+    );
+    expect((await cli('users', 'disable', 'dana@example.com')).stdout).toBe(
+      'disabled dana@example.com; revoked 1 key(s)\n',
+    );
+    expectError(await t.get('/me', bearer(token)), 401, 'revoked_token');
+    expect(await t.dataSource.query(`SELECT 1 FROM sessions WHERE user_id = $1`, [id])).toEqual([]);
+    expect((await cli('users', 'enable', 'dana@example.com')).stdout).toBe('enabled dana@example.com\n');
+    expect((await t.dataSource.query(`SELECT disabled_at FROM users WHERE id = $1`, [id]))[0].disabled_at).toBeNull();
+    const before = (await t.dataSource.query(`SELECT password_hash FROM users WHERE id = $1`, [id]))[0].password_hash;
+    expect((await runCliAs(['users', 'password', 'dana@example.com'], 'a new password\n')).stdout).toBe(
+      'set the password of dana@example.com\n',
+    );
+    expect((await t.dataSource.query(`SELECT password_hash FROM users WHERE id = $1`, [id]))[0].password_hash).not.toBe(
+      before,
+    );
+  });
+
+  it('tokens revoke by a name two users share asks for the id', async () => {
+    await cli('tokens', 'create', '--name', 'shared', '--user', 'u1');
+    await cli('tokens', 'create', '--name', 'shared', '--user', 'u2');
+    expect((await cli('tokens', 'revoke', 'shared')).stderr).toBe(
+      'error: 2 active keys are named "shared" (of different users): give the id\n',
+    );
+    const [{ id }] = await t.dataSource.query(`SELECT id FROM api_keys WHERE name = 'shared' AND user_id = 'u1'`);
+    expect((await cli('tokens', 'revoke', id)).stdout).toBe(`Revoked key "shared" (id ${id}).\n`);
   });
 
   it.each([

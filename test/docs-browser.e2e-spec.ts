@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { describeInBrowser, launchChromium, withScreenshot as shoot } from './fixtures/browser.js';
 import {
   type BuiltServer,
   type ProcessDatabase,
@@ -8,15 +8,8 @@ import {
 } from './fixtures/built-server.js';
 import { runCli } from './fixtures/cli.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = new URL('../test-results/', import.meta.url);
-
-/**
- * Swagger UI at /docs, in a real browser: Debian's Chromium driven by playwright-core (no browser download).
- * .ci/run installs Chromium when it is missing, and under CI=true the test runs (and fails) without it; on a
- * developer machine without Chromium it is skipped.
- */
-(existsSync(CHROMIUM) || process.env.CI === 'true' ? describe : describe.skip)('Swagger UI in Chromium', () => {
+/** Swagger UI at /docs, in a real browser (see fixtures/browser.ts). */
+describeInBrowser('Swagger UI in Chromium', () => {
   let db: ProcessDatabase;
   let server: BuiltServer;
   let browser: Browser;
@@ -28,18 +21,7 @@ const SHOTS = new URL('../test-results/', import.meta.url);
     const created = await runCli(['tokens', 'create', '--name', 'docs-browser'], { ...db.env, LOG_LEVEL: 'error' });
     token = created.stdout.trim().split('\n').at(-1) as string;
     server = await startBuiltServer({ ...db.env, WORKER: 'off', DOCS: 'on' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
   }, 60_000);
   afterAll(async () => {
@@ -47,16 +29,7 @@ const SHOTS = new URL('../test-results/', import.meta.url);
     await server?.stop();
     await db?.close();
   });
-  /** Runs a browser test; when it fails, writes what the browser showed to test-results/. */
-  const withScreenshot = (name: string, test: () => Promise<void>) => async () => {
-    try {
-      await test();
-    } catch (error) {
-      mkdirSync(SHOTS, { recursive: true });
-      await page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true }).catch(() => undefined);
-      throw error;
-    }
-  };
+  const withScreenshot = (name: string, test: () => Promise<void>) => shoot(() => page, name, test);
 
   it(
     'loads /docs and lists every endpoint of the API index',

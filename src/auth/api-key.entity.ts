@@ -5,7 +5,7 @@ export type Scope = (typeof SCOPES)[number];
 
 @Entity('api_keys')
 @Unique('api_keys_key_hash_key', ['keyHash'])
-@Index('api_keys_active_name_idx', ['name'], { unique: true, where: 'revoked_at IS NULL' })
+@Index('api_keys_user_active_name_idx', ['userId', 'name'], { unique: true, where: 'revoked_at IS NULL' })
 export class ApiKeyEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;

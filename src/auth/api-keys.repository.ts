@@ -25,7 +25,7 @@ export const KEY_LOOKUP_SQL = `WITH k AS (
        )
        SELECT id, name, user_id, scopes, revoked_at IS NOT NULL AS revoked FROM k`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class ApiKeysRepository {
@@ -48,22 +48,29 @@ export class ApiKeysRepository {
     return this.keys.save(this.keys.create(key));
   }
 
-  async existsActiveName(name: string): Promise<boolean> {
-    return this.keys.exists({ where: { name, revokedAt: IsNull() } });
+  async existsActiveName(userId: string, name: string): Promise<boolean> {
+    return this.keys.exists({ where: { userId, name, revokedAt: IsNull() } });
   }
 
-  async list(): Promise<ApiKeyEntity[]> {
-    return this.keys.find({ order: { createdAt: 'ASC' } });
+  /** Every key, or one user's (api_keys_user_active_name_idx leads with user_id), oldest first. */
+  async list(userId?: string): Promise<ApiKeyEntity[]> {
+    return this.keys.find({ where: userId === undefined ? {} : { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  /** Revokes by id or by the name of an active key; the revoked key's id and name, or null if none matched. */
-  async revoke(idOrName: string): Promise<{ id: string; name: string } | null> {
+  async activeIdsNamed(name: string): Promise<string[]> {
+    const found = await this.keys.find({ where: { name, revokedAt: IsNull() }, select: { id: true } });
+    return found.map((k) => k.id);
+  }
+
+  /** Revokes an active key by id, only if `userId` owns it when given; its id and name, or null if none matched. */
+  async revoke(id: string, userId?: string): Promise<{ id: string; name: string } | null> {
+    if (!UUID.test(id)) return null;
     const [row] = await rows<{ id: string; name: string }>(
       this.keys.manager,
       `UPDATE api_keys SET revoked_at = now()
-        WHERE revoked_at IS NULL AND ${UUID.test(idOrName) ? 'id = $1::uuid' : 'name = $1'}
+        WHERE revoked_at IS NULL AND id = $1::uuid AND ($2::text IS NULL OR user_id = $2)
         RETURNING id, name`,
-      [idOrName],
+      [id, userId ?? null],
     );
     return row ?? null;
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import type { ApiKeyEntity, Scope } from './api-key.entity.js';
-import { ApiKeysRepository } from './api-keys.repository.js';
+import { ApiKeysRepository, UUID } from './api-keys.repository.js';
 import { generateToken, hashToken, isWellFormedToken, tokenHint } from './token.js';
 
 export interface AuthenticatedKey {
@@ -30,19 +30,36 @@ export class ApiKeysService {
   async create(name: string, userId: string, scopes: Scope[]): Promise<{ key: ApiKeyEntity; token: string }> {
     if (!/^\S(.{0,98}\S)?$/.test(name))
       throw new KeyError('name must be 1 to 100 characters, not starting or ending with a space');
-    if (await this.keys.existsActiveName(name)) throw new KeyError(`an active key named "${name}" already exists`);
+    if (await this.keys.existsActiveName(userId, name)) {
+      throw new KeyError(`an active key named "${name}" already exists`);
+    }
     const token = generateToken();
     const key = await this.keys.insert({ name, userId, keyHash: hashToken(token), keyHint: tokenHint(token), scopes });
     return { key, token };
   }
 
-  list(): Promise<ApiKeyEntity[]> {
-    return this.keys.list();
+  /** Every key, or one user's. */
+  list(userId?: string): Promise<ApiKeyEntity[]> {
+    return this.keys.list(userId);
   }
 
+  /** The operator's revoke: by id, or by a name only one active key has (names are unique per user). */
   async revoke(idOrName: string): Promise<{ id: string; name: string }> {
-    const revoked = await this.keys.revoke(idOrName);
+    let id = idOrName;
+    if (!UUID.test(idOrName)) {
+      const named = await this.keys.activeIdsNamed(idOrName);
+      if (named.length > 1) {
+        throw new KeyError(`${named.length} active keys are named "${idOrName}" (of different users): give the id`);
+      }
+      id = named[0] ?? '';
+    }
+    const revoked = await this.keys.revoke(id);
     if (!revoked) throw new KeyError(`no active key with id or name "${idOrName}"`);
     return revoked;
+  }
+
+  /** An owner's revoke on the account page: only a key of theirs; null when it is not (or not active). */
+  revokeOwn(userId: string, id: string): Promise<{ id: string; name: string } | null> {
+    return this.keys.revoke(id, userId);
   }
 }

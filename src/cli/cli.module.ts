@@ -26,6 +26,15 @@ import { DemoModule } from '../demo/demo.module.js';
 import { ScansModule } from '../scans/scans.module.js';
 import { ScanClaimsRepository } from '../worker/scan-claims.repository.js';
 import { TokensCommand, TokensCreateCommand, TokensListCommand, TokensRevokeCommand } from './tokens.command.js';
+import { UsersModule } from '../users/users.module.js';
+import {
+  UsersCommand,
+  UsersCreateCommand,
+  UsersDisableCommand,
+  UsersEnableCommand,
+  UsersListCommand,
+  UsersPasswordCommand,
+} from './users.command.js';
 
 /** The operator's commands, on the same modules and database as the service. */
 @Module({})
@@ -41,6 +50,7 @@ export class CliModule {
         ScansModule,
         DemoModule,
         ImportModule,
+        UsersModule,
       ],
       providers: [
         CliOutput,
@@ -50,6 +60,12 @@ export class CliModule {
         TokensCreateCommand,
         TokensListCommand,
         TokensRevokeCommand,
+        UsersCommand,
+        UsersCreateCommand,
+        UsersListCommand,
+        UsersDisableCommand,
+        UsersEnableCommand,
+        UsersPasswordCommand,
         DomainsCommand,
         DomainsAddCommand,
         DomainsEnableCommand,

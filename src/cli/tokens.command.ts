@@ -1,6 +1,7 @@
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { SCOPES, type Scope } from '../auth/api-key.entity.js';
 import { ApiKeysService, KeyError } from '../auth/api-keys.service.js';
+import { UsersService } from '../users/users.service.js';
 import { CliError, CliOutput, iso } from './cli-output.js';
 
 interface CreateOptions {
@@ -24,6 +25,7 @@ export function parseScopes(value: string): Scope[] {
 export class TokensCreateCommand extends CommandRunner {
   constructor(
     private readonly keys: ApiKeysService,
+    private readonly users: UsersService,
     private readonly out: CliOutput,
   ) {
     super();
@@ -33,7 +35,7 @@ export class TokensCreateCommand extends CommandRunner {
     if (!options.name) throw new CliError('--name is required');
     const scopes = options.scopes ?? ['read'];
     const { key, token } = await this.keys
-      .create(options.name, options.user ?? 'operator', scopes)
+      .create(options.name, await this.owner(options.user ?? 'operator'), scopes)
       .catch(rethrowKeyError);
     this.out.note(
       `Created key "${key.name}" (id ${key.id}) for user ${key.userId} with scopes ${key.scopes.join(',')}.`,
@@ -47,7 +49,19 @@ export class TokensCreateCommand extends CommandRunner {
     return value;
   }
 
-  @Option({ flags: '--user <id>', description: 'The user the key belongs to', defaultValue: 'operator' })
+  /** An email names a user (see `users create`): the key is theirs and shows on their account page. */
+  private async owner(user: string): Promise<string> {
+    if (!user.includes('@')) return user;
+    const found = await this.users.findByEmail(user);
+    if (!found) throw new CliError(`no user with the email ${user}`);
+    return found.id;
+  }
+
+  @Option({
+    flags: '--user <id>',
+    description: "The user the key belongs to: a user's email, or any id",
+    defaultValue: 'operator',
+  })
   parseUser(value: string): string {
     return value;
   }

@@ -143,6 +143,12 @@ export class Environment {
   })
   CORS_ORIGINS?: string[];
 
+  @OnOffVar(
+    'Trust X-Forwarded-For and X-Forwarded-Proto from a reverse proxy: on or off. On behind a TLS-terminating proxy, so the account page marks its cookies Secure and slows sign-ins per real client address.',
+    'off',
+  )
+  TRUST_PROXY: OnOff = 'off';
+
   @EnvVar(
     'Seconds a stopping process (SIGTERM) waits for in-flight requests, streams and scan slices before it closes them.',
     '25',

@@ -8,6 +8,7 @@ import { ScanNameEntity } from '../scans/scan-name.entity.js';
 import { ScanEntity } from '../scans/scan.entity.js';
 import { DomainNewHostCountEntity, DomainNewHostDayEntity } from '../stats/domain-new-host-count.entity.js';
 import { NewHostCountEntity } from '../stats/new-host-count.entity.js';
+import { SessionEntity, SignInFailureEntity, UserEntity } from '../users/user.entity.js';
 import { MIGRATIONS } from './migrations.js';
 import type { DatabaseTarget } from './database.js';
 
@@ -21,6 +22,9 @@ export const ENTITIES = [
   NewHostCountEntity,
   DomainNewHostCountEntity,
   DomainNewHostDayEntity,
+  UserEntity,
+  SessionEntity,
+  SignInFailureEntity,
 ];
 
 export function dataSourceOptions(target: DatabaseTarget, env: Environment): DataSourceOptions {

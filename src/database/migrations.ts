@@ -5,6 +5,7 @@ import { ScanProgress1763900000000 } from '../../migrations/1763900000000-ScanPr
 import { NewHostCounts1764000000000 } from '../../migrations/1764000000000-NewHostCounts.js';
 import { ProgramHandle1764100000000 } from '../../migrations/1764100000000-ProgramHandle.js';
 import { DomainNewHostCounts1764200000000 } from '../../migrations/1764200000000-DomainNewHostCounts.js';
+import { Users1764300000000 } from '../../migrations/1764300000000-Users.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -13,6 +14,7 @@ export const MIGRATIONS = [
   NewHostCounts1764000000000,
   ProgramHandle1764100000000,
   DomainNewHostCounts1764200000000,
+  Users1764300000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -1,0 +1,30 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toApiError } from '../common/errors/to-api-error.js';
+import { AccountError } from './account.service.js';
+import { errorPage } from './pages.js';
+import { sendPage } from './respond.js';
+
+/** The account page answers in HTML, its refusals and failures included (the API's filter answers in JSON). */
+@Catch()
+export class AccountPageFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    if (reply.sent) return;
+    let status: number;
+    let title: string;
+    let message: string;
+    if (exception instanceof AccountError) {
+      ({ status, title, message } = exception);
+      void reply.headers(exception.headers);
+    } else {
+      const error = toApiError(exception, request.id); // logs what was unexpected
+      status = error.status;
+      title = status >= 500 ? 'Something went wrong' : 'Not possible';
+      message = status >= 500 ? 'The request failed. Try again in a moment.' : error.message;
+    }
+    sendPage(reply, status, errorPage(status, title, message, request.id));
+  }
+}

@@ -1,0 +1,167 @@
+import { Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Scope } from '../auth/api-key.entity.js';
+import { Public } from '../common/decorators/auth.decorators.js';
+import type { SessionUser } from './account.repository.js';
+import { AccountError, AccountService, randomToken, sameSecret, SESSION_DAYS } from './account.service.js';
+import { AccountPageFilter } from './account-page.filter.js';
+import { ACCOUNT_CSS, ACCOUNT_JS } from './assets.js';
+import { accountPage, type CreatedKey, type PageUser, signInPage } from './pages.js';
+import { sendPage } from './respond.js';
+
+const SESSION_COOKIE = 'sm_session';
+const SIGN_IN_COOKIE = 'sm_sign_in';
+
+type Form = Record<string, unknown>;
+
+const field = (body: unknown, name: string): string | undefined => {
+  const value = (body as Form | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * /account: where key owners sign in, see their keys (never a secret), create one (shown once) and revoke
+ * theirs. Server-rendered HTML, usable without JavaScript; outside the API prefix and its key check.
+ */
+@ApiExcludeController()
+@Public()
+@UseFilters(AccountPageFilter)
+@Controller('account')
+export class AccountController {
+  constructor(private readonly account: AccountService) {}
+
+  @Get()
+  async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const user = await this.user(request);
+    if (!user) return this.redirect(reply, '/account/sign-in');
+    this.page(reply, 200, await this.render(user));
+  }
+
+  @Get('sign-in')
+  async signInForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (await this.user(request)) return this.redirect(reply, '/account');
+    const csrf = randomToken();
+    this.setCookie(request, reply, SIGN_IN_COOKIE, csrf, 3600, 'strict');
+    this.page(reply, 200, signInPage(csrf));
+  }
+
+  @Post('sign-in')
+  async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const expected = this.cookies(request)[SIGN_IN_COOKIE];
+    if (!expected || !sameSecret(field(request.body, '_csrf'), expected)) throw this.staleForm();
+    const email = field(request.body, 'email') ?? '';
+    try {
+      const session = await this.account.signIn(email, field(request.body, 'password') ?? '', request.ip);
+      this.setCookie(request, reply, SIGN_IN_COOKIE, '', 0, 'strict');
+      this.setCookie(request, reply, SESSION_COOKIE, session, SESSION_DAYS * 86_400, 'lax');
+      this.redirect(reply, '/account');
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error;
+      void reply.headers(error.headers);
+      this.page(reply, error.status, signInPage(expected, error.message, email.slice(0, 254)));
+    }
+  }
+
+  @Post('sign-out')
+  async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.formUser(request);
+    await this.account.signOut(this.cookies(request)[SESSION_COOKIE] as string);
+    this.setCookie(request, reply, SESSION_COOKIE, '', 0, 'lax');
+    this.redirect(reply, '/account/sign-in');
+  }
+
+  @Post('tokens')
+  async createToken(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const user = await this.formUser(request);
+    const name = field(request.body, 'name') ?? '';
+    const scope = field(request.body, 'scope');
+    if (scope !== 'read' && scope !== 'write') {
+      return this.page(reply, 400, await this.render(user, undefined, 'Choose the read or the read and write scope.'));
+    }
+    const scopes: Scope[] = scope === 'write' ? ['read', 'write'] : ['read'];
+    const result = await this.account.createKey(user.user_id, name, scopes);
+    if ('problem' in result) return this.page(reply, 400, await this.render(user, undefined, result.problem));
+    this.page(reply, 201, await this.render(user, { name: name.trim(), token: result.token }));
+  }
+
+  @Post('tokens/:id/revoke')
+  async revoke(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const user = await this.formUser(request);
+    await this.account.revokeKey(user.user_id, id);
+    this.redirect(reply, '/account');
+  }
+
+  @Get('account.css')
+  stylesheet(@Res() reply: FastifyReply): void {
+    this.asset(reply, 'text/css; charset=utf-8', ACCOUNT_CSS);
+  }
+
+  @Get('account.js')
+  script(@Res() reply: FastifyReply): void {
+    this.asset(reply, 'text/javascript; charset=utf-8', ACCOUNT_JS);
+  }
+
+  private cookies(request: FastifyRequest): Record<string, string | undefined> {
+    return parseCookie(request.headers.cookie ?? '');
+  }
+
+  private user(request: FastifyRequest): Promise<SessionUser | undefined> {
+    return this.account.session(this.cookies(request)[SESSION_COOKIE]);
+  }
+
+  /** The user behind a form post: a current session, and the form carries that session's CSRF token. */
+  private async formUser(request: FastifyRequest): Promise<SessionUser> {
+    const user = await this.user(request);
+    if (!user) throw new AccountError(401, 'Signed out', 'Your session has ended. Sign in again.');
+    if (!sameSecret(field(request.body, '_csrf'), user.csrf_token)) throw this.staleForm();
+    return user;
+  }
+
+  private staleForm(): AccountError {
+    return new AccountError(
+      403,
+      'Form expired',
+      'This form is out of date or was not sent from this page. Reload the page and try again.',
+    );
+  }
+
+  private async render(user: SessionUser, created?: CreatedKey, problem?: string): Promise<string> {
+    const pageUser: PageUser = { email: user.email, name: user.name, csrf: user.csrf_token };
+    return accountPage(pageUser, await this.account.listKeys(user.user_id), created, problem);
+  }
+
+  private page(reply: FastifyReply, status: number, body: string): void {
+    sendPage(reply, status, body);
+  }
+
+  private asset(reply: FastifyReply, type: string, body: string): void {
+    void reply.header('cache-control', 'public, max-age=3600').type(type).send(body);
+  }
+
+  private redirect(reply: FastifyReply, to: string): void {
+    void reply.status(303).header('location', to).header('cache-control', 'no-store').send();
+  }
+
+  /** HttpOnly, Path=/account, Secure when the request came over HTTPS (see TRUST_PROXY); max-age 0 clears. */
+  private setCookie(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    name: string,
+    value: string,
+    maxAge: number,
+    sameSite: 'lax' | 'strict',
+  ): void {
+    const cookie = stringifySetCookie({
+      name,
+      value,
+      path: '/account',
+      httpOnly: true,
+      sameSite,
+      secure: request.protocol === 'https',
+      maxAge,
+    });
+    void reply.header('set-cookie', cookie); // Fastify adds each Set-Cookie rather than replacing
+  }
+}

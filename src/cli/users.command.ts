@@ -1,0 +1,133 @@
+import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import { Environment } from '../config/environment.js';
+import { UserError, UsersService } from '../users/users.service.js';
+import { CliError, CliOutput, iso } from './cli-output.js';
+import { readNewPassword } from './password-input.js';
+
+interface CreateOptions {
+  email?: string;
+  name?: string;
+}
+
+function rethrowUserError(e: unknown): never {
+  throw e instanceof UserError ? new CliError(e.message) : e;
+}
+
+@SubCommand({
+  name: 'create',
+  description: 'Create a user who signs in at /account; the password is read from standard input (or typed twice)',
+})
+export class UsersCreateCommand extends CommandRunner {
+  constructor(
+    private readonly users: UsersService,
+    private readonly out: CliOutput,
+    private readonly env: Environment,
+  ) {
+    super();
+  }
+
+  async run(_: string[], options: CreateOptions): Promise<void> {
+    if (!options.email) throw new CliError('--email is required');
+    const password = await readNewPassword();
+    const user = await this.users.create(options.email, options.name, password).catch(rethrowUserError);
+    const base = this.env.PUBLIC_URL ?? `http://${this.env.HOST}:${this.env.PORT}`;
+    this.out.note(`Created user ${user.email}. They sign in at ${base.replace(/\/$/, '')}/account with this password.`);
+    this.out.line(user.id);
+  }
+
+  @Option({ flags: '--email <email>', description: 'The address the user signs in with' })
+  parseEmail(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--name <name>', description: 'A display name' })
+  parseName(value: string): string {
+    return value;
+  }
+}
+
+@SubCommand({ name: 'list', description: 'List users: id, email, name, active keys, created, disabled' })
+export class UsersListCommand extends CommandRunner {
+  constructor(
+    private readonly users: UsersService,
+    private readonly out: CliOutput,
+  ) {
+    super();
+  }
+
+  async run(): Promise<void> {
+    const users = await this.users.list();
+    this.out.table(
+      ['ID', 'EMAIL', 'NAME', 'KEYS', 'CREATED', 'DISABLED'],
+      users.map((u) => [u.id, u.email, u.name ?? '-', String(u.active_keys), iso(u.created_at), iso(u.disabled_at)]),
+    );
+  }
+}
+
+@SubCommand({
+  name: 'disable',
+  arguments: '<email>',
+  description: 'Disable a user: they are signed out, cannot sign in, and their keys are revoked',
+})
+export class UsersDisableCommand extends CommandRunner {
+  constructor(
+    private readonly users: UsersService,
+    private readonly out: CliOutput,
+  ) {
+    super();
+  }
+
+  async run([email]: string[]): Promise<void> {
+    const { user, revokedKeys } = await this.users.disable(email).catch(rethrowUserError);
+    this.out.line(`disabled ${user.email}; revoked ${revokedKeys} key(s)`);
+  }
+}
+
+@SubCommand({
+  name: 'enable',
+  arguments: '<email>',
+  description: 'Let a disabled user sign in again (keys revoked by disable stay revoked)',
+})
+export class UsersEnableCommand extends CommandRunner {
+  constructor(
+    private readonly users: UsersService,
+    private readonly out: CliOutput,
+  ) {
+    super();
+  }
+
+  async run([email]: string[]): Promise<void> {
+    const user = await this.users.enable(email).catch(rethrowUserError);
+    this.out.line(`enabled ${user.email}`);
+  }
+}
+
+@SubCommand({
+  name: 'password',
+  arguments: '<email>',
+  description: "Set a user's password (read like create's); signs them out everywhere",
+})
+export class UsersPasswordCommand extends CommandRunner {
+  constructor(
+    private readonly users: UsersService,
+    private readonly out: CliOutput,
+  ) {
+    super();
+  }
+
+  async run([email]: string[]): Promise<void> {
+    const user = await this.users.setPassword(email, await readNewPassword()).catch(rethrowUserError);
+    this.out.line(`set the password of ${user.email}`);
+  }
+}
+
+@Command({
+  name: 'users',
+  description: 'Create, list, disable and enable users, who manage their own keys at /account',
+  subCommands: [UsersCreateCommand, UsersListCommand, UsersDisableCommand, UsersEnableCommand, UsersPasswordCommand],
+})
+export class UsersCommand extends CommandRunner {
+  run(): Promise<void> {
+    return Promise.reject(new CliError('usage: users create|list|disable|enable|password'));
+  }
+}

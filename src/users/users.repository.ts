@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { affected, rows } from '../database/sql.js';
+import { UserEntity } from './user.entity.js';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string | null;
+  created_at: Date;
+  disabled_at: Date | null;
+  active_keys: number;
+}
+
+@Injectable()
+export class UsersRepository {
+  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+
+  /** The new user, or null when the address is taken (users_email_key). */
+  async insert(email: string, name: string | null, passwordHash: string): Promise<UserEntity | null> {
+    const [row] = await rows<{ id: string }>(
+      this.users.manager,
+      `INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING RETURNING id`,
+      [email, name, passwordHash],
+    );
+    return row ? this.users.findOneByOrFail({ id: row.id }) : null;
+  }
+
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ email });
+  }
+
+  list(): Promise<UserRow[]> {
+    return rows<UserRow>(
+      this.users.manager,
+      `SELECT u.id, u.email, u.name, u.created_at, u.disabled_at,
+              (SELECT count(*)::int FROM api_keys k WHERE k.user_id = u.id::text AND k.revoked_at IS NULL) AS active_keys
+         FROM users u ORDER BY u.created_at, u.email`,
+    );
+  }
+
+  /** Disables the user, ends their sessions and revokes their keys, at once; the number of keys revoked. */
+  async disable(id: string): Promise<number> {
+    return this.users.manager.transaction(async (m) => {
+      await affected(m, `UPDATE users SET disabled_at = now() WHERE id = $1 AND disabled_at IS NULL`, [id]);
+      await affected(m, `DELETE FROM sessions WHERE user_id = $1`, [id]);
+      return affected(m, `UPDATE api_keys SET revoked_at = now() WHERE user_id = $1::text AND revoked_at IS NULL`, [
+        id,
+      ]);
+    });
+  }
+
+  async enable(id: string): Promise<void> {
+    await affected(this.users.manager, `UPDATE users SET disabled_at = NULL WHERE id = $1`, [id]);
+  }
+
+  /** A new password signs the user out everywhere. */
+  async setPassword(id: string, passwordHash: string): Promise<void> {
+    await this.users.manager.transaction(async (m) => {
+      await affected(m, `UPDATE users SET password_hash = $2 WHERE id = $1`, [id, passwordHash]);
+      await affected(m, `DELETE FROM sessions WHERE user_id = $1`, [id]);
+    });
+  }
+}
