@@ -34,6 +34,7 @@ export class Users1764300000000 implements MigrationInterface {
         failures integer NOT NULL,
         last_failed_at timestamptz NOT NULL
       )`);
+    await q.query(`CREATE INDEX sign_in_failures_last_failed_idx ON sign_in_failures (last_failed_at)`);
     await q.query(`DROP INDEX api_keys_active_name_idx`);
     await q.query(
       `CREATE UNIQUE INDEX api_keys_user_active_name_idx ON api_keys (user_id, name) WHERE revoked_at IS NULL`,

@@ -35,6 +35,16 @@ function workerOnly(request: FastifyRequest, reply: FastifyReply, done: () => vo
   );
 }
 
+/**
+ * Whose X-Forwarded-* to believe: nobody's, the nearest `n` hops (the client is the address the outermost trusted
+ * proxy saw, so a client cannot name itself by sending the header), or the listed proxies.
+ */
+function trustedProxies(setting: string): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === 'off') return false;
+  if (/^\d+$/.test(setting)) return (_address: string, hop: number) => hop < Number(setting);
+  return setting.split(',').map((s) => s.trim());
+}
+
 /** HTML forms, for the account page only: the API takes JSON bodies and answers any other type 400 invalid_body. */
 function parseAccountForm(
   request: FastifyRequest,
@@ -67,7 +77,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   };
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
-    trustProxy: env.TRUST_PROXY === 'on',
+    trustProxy: trustedProxies(env.TRUST_PROXY),
     genReqId: requestIdFor,
     rewriteUrl: (req: { url?: string }) => rewriteMirrorPrefix(req.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },

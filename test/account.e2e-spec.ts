@@ -208,6 +208,63 @@ describe('the account page over HTTP', () => {
     expect((await c.get('/account')).status).toBe(303);
   });
 
+  it('counts a burst of parallel attempts one by one: only the first five are checked', async () => {
+    const c = new Client(t);
+    const csrf = Client.csrf(await c.get('/account/sign-in'));
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        c.post('/account/sign-in', { _csrf: csrf, email: 'race@example.com', password: `guess ${i}` }),
+      ),
+    );
+    const statuses = burst.map((p) => p.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+    await t.dataSource.query(`DELETE FROM sign_in_failures`);
+  });
+
+  it('refuses form posts from another origin, a sibling subdomain included', async () => {
+    const c = new Client(t);
+    await c.signIn('alice@example.com', PASSWORD);
+    const csrf = Client.csrf(await c.get('/account'));
+    // A valid sign-in form and token: only where the post comes from differs.
+    const signInFrom = async (headers: Record<string, string>) => {
+      const client = new Client(t, headers);
+      return (await client.signIn('alice@example.com', 'wrong password')).status;
+    };
+    expect(await signInFrom({ origin: 'https://evil.example.com' })).toBe(403);
+    expect(await signInFrom({ origin: t.baseUrl, 'sec-fetch-site': 'same-site' })).toBe(403);
+    expect(await signInFrom({ 'sec-fetch-site': 'cross-site' })).toBe(403);
+    expect(await signInFrom({ origin: 'null', 'sec-fetch-site': 'same-origin' })).toBe(401); // no-referrer pages
+    expect(await signInFrom({ origin: t.baseUrl })).toBe(401);
+    await t.dataSource.query(`DELETE FROM sign_in_failures`);
+    const fromElsewhere = new Client(t, { 'sec-fetch-site': 'cross-site' });
+    for (const [k, v] of c.jar) fromElsewhere.jar.set(k, v);
+    expect((await fromElsewhere.post('/account/tokens', { _csrf: csrf, name: 'x', scope: 'read' })).status).toBe(403);
+    const sameOrigin = new Client(t, { origin: t.baseUrl, 'sec-fetch-site': 'same-origin' });
+    for (const [k, v] of c.jar) sameOrigin.jar.set(k, v);
+    expect((await sameOrigin.post('/account/tokens', { _csrf: csrf, name: 'same-origin', scope: 'read' })).status).toBe(
+      201,
+    );
+  });
+
+  it('settles two creations of one name at once: one key, and the other told why', async () => {
+    const c = new Client(t);
+    await c.signIn('alice@example.com', PASSWORD);
+    const csrf = Client.csrf(await c.get('/account'));
+    const both = await Promise.all(
+      [1, 2].map(() => c.post('/account/tokens', { _csrf: csrf, name: 'twin', scope: 'read' })),
+    );
+    expect(both.map((p) => p.status).sort()).toEqual([201, 400]);
+    expect(both.find((p) => p.status === 400)?.text).toContain('An active key named &quot;twin&quot; already exists.');
+  });
+
+  it('keeps one sign-in token across tabs, and sends a reload of the new-key page back to the list', async () => {
+    const c = new Client(t);
+    const first = Client.csrf(await c.get('/account/sign-in'));
+    expect(Client.csrf(await c.get('/account/sign-in'))).toBe(first);
+    const reload = await c.get('/account/tokens');
+    expect([reload.status, reload.headers.get('location')]).toEqual([303, '/account']);
+  });
+
   it('answers its errors as pages, and keeps forms away from the API', async () => {
     const c = new Client(t);
     const signedOut = await c.post('/account/tokens', { _csrf: 'x', name: 'n', scope: 'read' });
@@ -222,16 +279,17 @@ describe('the account page over HTTP', () => {
   });
 });
 
-describe('the account page behind a TLS proxy (TRUST_PROXY=on)', () => {
+describe('the account page behind one TLS proxy (TRUST_PROXY=1)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ TRUST_PROXY: 'on' });
+    t = await startTestApp({ TRUST_PROXY: '1' });
     await t.app.get(UsersService).create('carol@example.com', undefined, PASSWORD);
   });
   afterAll(() => t.close());
 
   it('marks its cookies Secure when the proxy says the request came over HTTPS', async () => {
-    const c = new Client(t, { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' });
+    // The client sent X-Forwarded-For: 198.51.100.1 itself; the proxy appended the address it saw.
+    const c = new Client(t, { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.1, 203.0.113.9' });
     const res = await c.signIn('carol@example.com', 'wrong password');
     expect(res.status).toBe(401);
     // Failures count against the client the proxy names, not the proxy.

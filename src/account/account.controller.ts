@@ -4,6 +4,7 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../auth/api-key.entity.js';
 import { Public } from '../common/decorators/auth.decorators.js';
+import { Environment } from '../config/environment.js';
 import type { SessionUser } from './account.repository.js';
 import { AccountError, AccountService, randomToken, sameSecret, SESSION_DAYS } from './account.service.js';
 import { AccountPageFilter } from './account-page.filter.js';
@@ -30,7 +31,14 @@ const field = (body: unknown, name: string): string | undefined => {
 @UseFilters(AccountPageFilter)
 @Controller('account')
 export class AccountController {
-  constructor(private readonly account: AccountService) {}
+  private readonly publicOrigin: string | undefined;
+
+  constructor(
+    private readonly account: AccountService,
+    env: Environment,
+  ) {
+    this.publicOrigin = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined;
+  }
 
   @Get()
   async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
@@ -42,13 +50,16 @@ export class AccountController {
   @Get('sign-in')
   async signInForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     if (await this.user(request)) return this.redirect(reply, '/account');
-    const csrf = randomToken();
+    // A second sign-in tab keeps the first one's token valid.
+    const current = this.cookies(request)[SIGN_IN_COOKIE];
+    const csrf = current && /^[\w-]{43}$/.test(current) ? current : randomToken();
     this.setCookie(request, reply, SIGN_IN_COOKIE, csrf, 3600, 'strict');
     this.page(reply, 200, signInPage(csrf));
   }
 
   @Post('sign-in')
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    this.requireSameOrigin(request);
     const expected = this.cookies(request)[SIGN_IN_COOKIE];
     if (!expected || !sameSecret(field(request.body, '_csrf'), expected)) throw this.staleForm();
     const email = field(request.body, 'email') ?? '';
@@ -62,6 +73,12 @@ export class AccountController {
       void reply.headers(error.headers);
       this.page(reply, error.status, signInPage(expected, error.message, email.slice(0, 254)));
     }
+  }
+
+  /** Where a reload of the page that showed a new key (a POST) lands, or a bookmark of it. */
+  @Get('tokens')
+  tokensPage(@Res() reply: FastifyReply): void {
+    this.redirect(reply, '/account');
   }
 
   @Post('sign-out')
@@ -113,10 +130,30 @@ export class AccountController {
 
   /** The user behind a form post: a current session, and the form carries that session's CSRF token. */
   private async formUser(request: FastifyRequest): Promise<SessionUser> {
+    this.requireSameOrigin(request);
     const user = await this.user(request);
     if (!user) throw new AccountError(401, 'Signed out', 'Your session has ended. Sign in again.');
     if (!sameSecret(field(request.body, '_csrf'), user.csrf_token)) throw this.staleForm();
     return user;
+  }
+
+  /**
+   * A browser says where a form post comes from: only this origin's pages may post, not even a sibling subdomain
+   * (same site, so SameSite cookies would not stop it). Sec-Fetch-Site decides when present; otherwise Origin,
+   * unless it is "null" (what a page under Referrer-Policy: no-referrer sends). Clients that send neither still
+   * need the CSRF token.
+   */
+  private requireSameOrigin(request: FastifyRequest): void {
+    const site = request.headers['sec-fetch-site'];
+    const origin = request.headers.origin;
+    const foreign =
+      site !== undefined
+        ? site !== 'same-origin'
+        : origin !== undefined &&
+          origin !== 'null' &&
+          origin !== `${request.protocol}://${request.host}` &&
+          origin !== this.publicOrigin;
+    if (foreign) throw this.staleForm();
   }
 
   private staleForm(): AccountError {

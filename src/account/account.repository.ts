@@ -67,17 +67,32 @@ export class AccountRepository {
     );
   }
 
-  async recordFailure(keys: string[]): Promise<void> {
+  /**
+   * Counts an attempt as a failure before its password is checked, one row lock at a time, and returns each
+   * key's count including it: concurrent attempts each get their own number, so a burst cannot all slip in under
+   * the threshold. Forgotten failures are swept on the way (sign_in_failures_last_failed_idx).
+   */
+  async reserveAttempt(keys: string[]): Promise<Map<string, number>> {
     await affected(
+      this.db,
+      `DELETE FROM sign_in_failures WHERE last_failed_at <= now() - interval '${FAILURE_MEMORY}'`,
+    );
+    const counted = await rows<{ key: string; failures: number }>(
       this.db,
       `INSERT INTO sign_in_failures AS f (key, failures, last_failed_at) SELECT unnest($1::text[]), 1, now()
        ON CONFLICT (key) DO UPDATE SET last_failed_at = now(),
-         failures = CASE WHEN f.last_failed_at > now() - interval '${FAILURE_MEMORY}' THEN f.failures + 1 ELSE 1 END`,
+         failures = CASE WHEN f.last_failed_at > now() - interval '${FAILURE_MEMORY}' THEN f.failures + 1 ELSE 1 END
+       RETURNING key, failures`,
       [keys],
     );
+    return new Map(counted.map((c) => [c.key, c.failures]));
   }
 
-  async clearFailures(key: string): Promise<void> {
-    await affected(this.db, `DELETE FROM sign_in_failures WHERE key = $1`, [key]);
+  /** A successful sign-in: the address starts afresh, and the client's reserved attempt is given back. */
+  async attemptSucceeded(emailKey: string, clientKey: string): Promise<void> {
+    await affected(this.db, `DELETE FROM sign_in_failures WHERE key = $1`, [emailKey]);
+    await affected(this.db, `UPDATE sign_in_failures SET failures = failures - 1 WHERE key = $1 AND failures > 0`, [
+      clientKey,
+    ]);
   }
 }

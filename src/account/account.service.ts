@@ -42,6 +42,12 @@ export function waitAfter(failures: number, threshold: number): number {
   return Math.min(FIRST_WAIT_SECONDS * 2 ** (failures - threshold), MAX_WAIT_SECONDS);
 }
 
+function tooMany(wait: number): AccountError {
+  return new AccountError(429, 'Too many attempts', `Too many failed sign-ins. Try again in ${wait} seconds.`, {
+    'retry-after': String(wait),
+  });
+}
+
 @Injectable()
 export class AccountService {
   constructor(
@@ -57,25 +63,21 @@ export class AccountService {
   async signIn(emailInput: string, password: string, clientIp: string): Promise<string> {
     const email = UsersService.normaliseEmail(emailInput).slice(0, 254);
     const keys = { email: `email:${email}`, ip: `ip:${clientIp}` };
-    const wait = Math.max(
-      0,
-      ...(await this.account.recentFailures([keys.email, keys.ip])).map((f) => {
-        const threshold = f.key === keys.email ? THRESHOLDS.email : THRESHOLDS.ip;
-        return Math.ceil(waitAfter(f.failures, threshold) - f.age);
-      }),
-    );
-    if (wait > 0) {
-      throw new AccountError(429, 'Too many attempts', `Too many failed sign-ins. Try again in ${wait} seconds.`, {
-        'retry-after': String(wait),
-      });
+    const threshold = (key: string) => (key === keys.email ? THRESHOLDS.email : THRESHOLDS.ip);
+    const seen = await this.account.recentFailures([keys.email, keys.ip]);
+    const wait = Math.max(0, ...seen.map((f) => Math.ceil(waitAfter(f.failures, threshold(f.key)) - f.age)));
+    if (wait > 0) throw tooMany(wait);
+    // Counted before the password is checked: attempts racing past the check above are refused here.
+    const counted = await this.account.reserveAttempt([keys.email, keys.ip]);
+    for (const [key, failures] of counted) {
+      const before = seen.find((f) => f.key === key)?.failures ?? 0;
+      const overtaken = failures - 1 > before ? waitAfter(failures - 1, threshold(key)) : 0;
+      if (overtaken > 0) throw tooMany(overtaken);
     }
     const user = await this.account.userForSignIn(email);
     const matches = await verifyPassword(password.slice(0, 1000), user?.password_hash ?? DECOY_HASH);
-    if (!user || !matches || user.disabled) {
-      await this.account.recordFailure([keys.email, keys.ip]);
-      throw new AccountError(401, 'Sign in', 'Wrong email or password.');
-    }
-    await this.account.clearFailures(keys.email);
+    if (!user || !matches || user.disabled) throw new AccountError(401, 'Sign in', 'Wrong email or password.');
+    await this.account.attemptSucceeded(keys.email, keys.ip);
     const sessionId = randomToken();
     await this.account.createSession(sha256(sessionId), user.id, randomToken(), SESSION_DAYS);
     return sessionId;

@@ -50,7 +50,7 @@ export function signInPage(csrf: string, problem?: string, email = ''): string {
         <label for="email">Email</label>
         <input id="email" name="email" type="email" autocomplete="username" required value="${email}" />
         <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="200" />
         <p><button type="submit">Sign in</button></p>
       </form>
     </section>`,

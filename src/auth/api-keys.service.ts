@@ -34,8 +34,22 @@ export class ApiKeysService {
       throw new KeyError(`an active key named "${name}" already exists`);
     }
     const token = generateToken();
-    const key = await this.keys.insert({ name, userId, keyHash: hashToken(token), keyHint: tokenHint(token), scopes });
-    return { key, token };
+    try {
+      const key = await this.keys.insert({
+        name,
+        userId,
+        keyHash: hashToken(token),
+        keyHint: tokenHint(token),
+        scopes,
+      });
+      return { key, token };
+    } catch (error) {
+      // The same name created twice at once: the index decides, and the loser hears why.
+      if ((error as { constraint?: string }).constraint === 'api_keys_user_active_name_idx') {
+        throw new KeyError(`an active key named "${name}" already exists`);
+      }
+      throw error;
+    }
   }
 
   /** Every key, or one user's. */

@@ -65,6 +65,12 @@ describe('environment', () => {
     expect(env.DATABASE_REPLICA_URLS).toEqual(['postgres://r1/x', 'postgres://r2/x']);
   });
 
+  it('takes TRUST_PROXY as off, hops, or proxy addresses', () => {
+    expect(loadEnvironment({}).TRUST_PROXY).toBe('off');
+    expect(loadEnvironment({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe('2');
+    expect(loadEnvironment({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5' }).TRUST_PROXY).toBe('10.0.0.0/8, 192.168.1.5');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadEnvironment({ PORT: '' }).PORT).toBe(3000);
   });
@@ -90,6 +96,8 @@ describe('environment', () => {
     [{ CORS_ORIGINS: 'https://a.example/path' }, 'Invalid configuration: CORS_ORIGINS='],
     [{ CORS_ORIGINS: 'app.example.com' }, 'CORS_ORIGINS must be * or a comma list of origins'],
     [{ SHUTDOWN_TIMEOUT: '-1' }, 'Invalid configuration: SHUTDOWN_TIMEOUT="-1"'],
+    [{ TRUST_PROXY: 'on' }, 'Invalid configuration: TRUST_PROXY="on": TRUST_PROXY must be off, a number of hops'],
+    [{ TRUST_PROXY: '10.0.0.0/8, proxy.local' }, 'Invalid configuration: TRUST_PROXY='],
     [
       { DATABASE_URL: 'postgres://db/x', DATABASE_REPLICA_URLS: 'postgres://r1/x,mysql://r2/x' },
       'Invalid configuration: DATABASE_REPLICA_URLS: DATABASE_REPLICA_URLS must be a comma list of postgres://',

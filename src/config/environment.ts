@@ -143,11 +143,15 @@ export class Environment {
   })
   CORS_ORIGINS?: string[];
 
-  @OnOffVar(
-    'Trust X-Forwarded-For and X-Forwarded-Proto from a reverse proxy: on or off. On behind a TLS-terminating proxy, so the account page marks its cookies Secure and slows sign-ins per real client address.',
+  @EnvVar(
+    'Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: off, a number of proxy hops in front of the service (1 for one proxy), or a comma list of proxy addresses or CIDRs. Set it behind a TLS-terminating proxy, so the account page marks its cookies Secure and slows sign-ins per real client address.',
     'off',
   )
-  TRUST_PROXY: OnOff = 'off';
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @Matches(/^(off|[1-9]|([0-9a-f.:]+(\/\d{1,3})?)(\s*,\s*[0-9a-f.:]+(\/\d{1,3})?)*)$/, {
+    message: 'TRUST_PROXY must be off, a number of hops from 1 to 9, or a comma list of proxy addresses or CIDRs',
+  })
+  TRUST_PROXY = 'off';
 
   @EnvVar(
     'Seconds a stopping process (SIGTERM) waits for in-flight requests, streams and scan slices before it closes them.',

@@ -61,6 +61,7 @@ export class SessionEntity {
 
 /** Failed sign-ins per email address and per client address, which slow the next attempts (see SignInThrottle). */
 @Entity('sign_in_failures')
+@Index('sign_in_failures_last_failed_idx', ['lastFailedAt'])
 export class SignInFailureEntity {
   @PrimaryColumn('text')
   key: string;
