@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFloor, statementsFor } from './floor-server.mjs';
+import { startFloor } from './floor-server.mjs';
 import { createBenchDatabase, loadTest, startService, writeResult } from './harness.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
@@ -21,7 +21,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const db = await createBenchDatabase('api', { hosts });
 const { dbUrl, env, token } = db;
 const service = await startService(dbUrl);
-const floor = await startFloor(dbUrl, env.DATABASE_POOL_SIZE);
+const index = await (await fetch(`${service.url}/api/v1/`)).json();
+const floor = await startFloor(dbUrl, env.DATABASE_POOL_SIZE, index);
 
 // Parameters from the data itself.
 const get = async (path) => (await fetch(`${service.url}/api/v1${path}`, { headers: { 'x-api-key': token } })).json();
@@ -150,11 +151,12 @@ const summary = (r) => ({
 });
 
 /** pgbench over the statements of every path (one script per path, equal weights); tps and latencies. */
-function dbFloor(paths) {
+async function dbFloor(paths) {
   const dir = mkdtempSync(join(tmpdir(), 'sm-pgbench-'));
   const literal = (v) => `'${String(v).replace(/'/g, "''")}'`;
+  const statements = await Promise.all(paths.map((path) => floor.statementsFor(path, token)));
   const scripts = paths.map((path, i) => {
-    const sql = statementsFor(path, token)
+    const sql = statements[i]
       .map(({ sql, params }) => `${params.reduceRight((s, v, n) => s.replaceAll(`$${n + 1}`, literal(v)), sql)};`)
       .map((s) => s.replace(/\s+/g, ' '))
       .join('\n');
@@ -207,9 +209,13 @@ for (const endpoint of endpoints) {
   if (floored) {
     await load(floor.url, endpoint.paths, 2);
     row.node_floor = summary(await load(floor.url, endpoint.paths, seconds));
-    row.db_floor = dbFloor(endpoint.paths);
     row.ratio_to_node_floor = +(row.service.rps / row.node_floor.rps).toFixed(2);
-    row.ratio_to_db_floor = +(row.service.rps / row.db_floor.rps).toFixed(2);
+    // An endpoint that asks the database nothing (the index) has no database floor.
+    const asks = (await Promise.all(endpoint.paths.map((p) => floor.statementsFor(p, token)))).some((s) => s.length);
+    if (asks) {
+      row.db_floor = await dbFloor(endpoint.paths);
+      row.ratio_to_db_floor = +(row.service.rps / row.db_floor.rps).toFixed(2);
+    }
   }
   results.push(row);
   const f = (x) => (x ? `${x.rps} req/s p50 ${x.p50} p99 ${x.p99} ms` : '—');

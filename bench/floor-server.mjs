@@ -15,12 +15,134 @@ import {
   searchStatement,
 } from '../dist/src/hosts/hosts.repository.js';
 import { decodePlatformCursor, encodePlatformCursor } from '../dist/src/hosts/platform-cursor.js';
+import { domainDetailStatement, domainListStatements } from '../dist/src/domains/domains.repository.js';
+import { platformDomainsStatements, platformsStatement } from '../dist/src/platforms/platforms.repository.js';
+import { scanListStatements, scanStatement, workerStatusStatement } from '../dist/src/scans/scans.repository.js';
+import {
+  newCountsStatement,
+  statsTotalsStatement,
+  timeseriesStatement,
+  topDomainsStatement,
+} from '../dist/src/stats/stats.repository.js';
 
 const int = (value, fallback, max) => Math.min(Number(value ?? fallback), max);
+const page = (params, limit, max) => ({
+  limit: int(params.get('limit'), limit, max),
+  offset: int(params.get('offset'), 0, 1e9),
+});
+const SCAN_INTERVAL_HOURS = 24;
+// The service's own lookup of a tracked domain by name (DomainsService.requireTracked).
+const domainByName = (name) => ({ sql: 'SELECT id FROM domains WHERE domain = $1', params: [name] });
 const sinceOf = (params) => new Date(Date.now() - int(params.get('hours'), 24, 8760) * 3600e3).toISOString();
 
 /** Per endpoint: the path pattern and what it runs and writes. `statements` are what the database is asked. */
 const ROUTES = [
+  {
+    // The API index: public and without SQL, so the floor writes the document the service gave it at start.
+    pattern: /^\/api\/v1\/?$/,
+    public: true,
+    statements: () => [],
+    body: (_key, _m, _params, _rows, index) => index,
+  },
+  {
+    pattern: /^\/api\/v1\/platforms$/,
+    statements: () => [platformsStatement()],
+    body: (_key, _m, _params, [data]) => ({ data }),
+  },
+  {
+    pattern: /^\/api\/v1\/platforms\/([a-z]+)$/,
+    statements: (m) => [platformsStatement(m[1])],
+    body: (_key, _m, _params, [[platform]]) => ({ data: platform }),
+  },
+  {
+    pattern: /^\/api\/v1\/platforms\/([a-z]+)\/domains$/,
+    statements: (m, params) => {
+      const { limit, offset } = page(params, 200, 1000);
+      const { page: rows, count } = platformDomainsStatements(m[1], limit, offset);
+      return [rows, count];
+    },
+    body: (_key, _m, params, [data, [count]]) => ({ data, meta: { ...page(params, 200, 1000), total: count.total } }),
+  },
+  {
+    pattern: /^\/api\/v1\/domains$/,
+    statements: (_m, params) => {
+      const { limit, offset } = page(params, 100, 1000);
+      const enabled = params.get('enabled');
+      const filters = {
+        search: params.get('search') ?? undefined,
+        platform: params.get('platform') ?? undefined,
+        enabled: enabled === null ? undefined : enabled === 'true',
+      };
+      const { page: rows, count } = domainListStatements(filters, params.get('sort') ?? 'domain', limit, offset);
+      return [rows, count];
+    },
+    body: (_key, _m, params, [data, [count]]) => ({ data, meta: { ...page(params, 100, 1000), total: count.total } }),
+  },
+  {
+    pattern: /^\/api\/v1\/domains\/([a-z0-9.-]+)$/,
+    statements: (m) => [domainDetailStatement(m[1])],
+    body: (_key, _m, _params, [[domain]]) => ({ data: domain }),
+  },
+  {
+    pattern: /^\/api\/v1\/scans$/,
+    // A domain filter is looked up first, as the service does; the floor then filters by its id.
+    statements: (_m, params) => (params.get('domain') ? [domainByName(params.get('domain'))] : []),
+    then: (_m, params, [[domain] = []]) => {
+      const { limit, offset } = page(params, 50, 500);
+      const filters = {
+        domainId: domain?.id,
+        platform: params.get('platform') ?? undefined,
+        status: params.get('status') ?? undefined,
+      };
+      const { page: rows, count } = scanListStatements(filters, limit, offset);
+      return [rows, count];
+    },
+    body: (_key, _m, params, [data, [count]]) => ({ data, meta: { ...page(params, 50, 500), total: count.total } }),
+  },
+  {
+    pattern: /^\/api\/v1\/scans\/status$/,
+    statements: () => [workerStatusStatement(SCAN_INTERVAL_HOURS)],
+    body: (_key, _m, _params, [[row]]) => {
+      const { scanned_in_interval, ...cycle } = row.cycle;
+      const coverage = cycle.enabled_domains === 0 ? 1 : scanned_in_interval / cycle.enabled_domains;
+      return {
+        data: {
+          health: row.health,
+          cycle: {
+            ...cycle,
+            sweep_coverage: Math.round(coverage * 10_000) / 10_000,
+            interval_hours: SCAN_INTERVAL_HOURS,
+          },
+        },
+      };
+    },
+  },
+  {
+    pattern: /^\/api\/v1\/scans\/([0-9a-f-]{36})$/,
+    statements: (m) => [scanStatement(m[1])],
+    body: (_key, _m, _params, [[scan]]) => ({ data: scan }),
+  },
+  {
+    pattern: /^\/api\/v1\/stats$/,
+    statements: () => [statsTotalsStatement(), newCountsStatement(), platformsStatement()],
+    body: (_key, _m, _params, [[totals], [fresh], platforms]) => ({ data: { totals, new: fresh, platforms } }),
+  },
+  {
+    pattern: /^\/api\/v1\/stats\/top-domains$/,
+    statements: (_m, params) => [topDomainsStatement(sinceOf(params), int(params.get('limit'), 20, 200))],
+    body: (_key, _m, params, [data]) => ({
+      data,
+      meta: { since: sinceOf(params), limit: int(params.get('limit'), 20, 200) },
+    }),
+  },
+  {
+    pattern: /^\/api\/v1\/stats\/timeseries$/,
+    statements: (_m, params) => [timeseriesStatement(params.get('bucket') ?? 'hour', sinceOf(params))],
+    body: (_key, _m, params, [data]) => ({
+      data,
+      meta: { bucket: params.get('bucket') ?? 'hour', since: sinceOf(params), count: data.length },
+    }),
+  },
   {
     pattern: /^\/api\/v1\/me$/,
     statements: () => [],
@@ -118,16 +240,7 @@ const ROUTES = [
   },
 ];
 
-/** The statements (the key lookup first) a request for `path` makes; null when the floor does not know it. */
-export function statementsFor(path, token) {
-  const url = new URL(path, 'http://floor');
-  const route = ROUTES.find((r) => r.pattern.test(url.pathname));
-  if (!route) return null;
-  const key = { sql: KEY_LOOKUP_SQL, params: [hashToken(token)] };
-  return [key, ...route.statements(url.pathname.match(route.pattern), url.searchParams)];
-}
-
-export async function startFloor(databaseUrl, poolSize = 10) {
+export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   const query = async ({ sql, params }) => (await pool.query(sql, params)).rows;
 
@@ -136,11 +249,14 @@ export async function startFloor(databaseUrl, poolSize = 10) {
       const url = new URL(req.url, 'http://floor');
       const route = ROUTES.find((r) => r.pattern.test(url.pathname));
       if (!route) return void res.writeHead(404).end();
-      const [key] = await query({ sql: KEY_LOOKUP_SQL, params: [hashToken(String(req.headers['x-api-key'] ?? ''))] });
+      const [key] = route.public
+        ? [{}]
+        : await query({ sql: KEY_LOOKUP_SQL, params: [hashToken(String(req.headers['x-api-key'] ?? ''))] });
       if (!key || key.revoked) return void res.writeHead(401).end();
       const match = url.pathname.match(route.pattern);
-      const results = await Promise.all(route.statements(match, url.searchParams).map(query));
-      const body = JSON.stringify(route.body(key, match, url.searchParams, results));
+      let results = await Promise.all(route.statements(match, url.searchParams).map(query));
+      if (route.then) results = await Promise.all(route.then(match, url.searchParams, results).map(query));
+      const body = JSON.stringify(route.body(key, match, url.searchParams, results, index));
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
     } catch (e) {
       res.writeHead(500).end(String(e));
@@ -150,6 +266,19 @@ export async function startFloor(databaseUrl, poolSize = 10) {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     knows: (path) => ROUTES.some((r) => r.pattern.test(new URL(path, 'http://floor').pathname)),
+    /**
+     * The statements (the key lookup first) a request for `path` makes, for pgbench: a second round (`then`, as
+     * /scans?domain= has) gets the first round's rows from this database.
+     */
+    async statementsFor(path, token) {
+      const url = new URL(path, 'http://floor');
+      const route = ROUTES.find((r) => r.pattern.test(url.pathname));
+      const match = url.pathname.match(route.pattern);
+      const first = route.statements(match, url.searchParams);
+      const second = route.then ? route.then(match, url.searchParams, await Promise.all(first.map(query))) : [];
+      const key = route.public ? [] : [{ sql: KEY_LOOKUP_SQL, params: [hashToken(token)] }];
+      return [...key, ...first, ...second];
+    },
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
       await pool.end();

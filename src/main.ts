@@ -5,6 +5,11 @@ import { createApp, drainHttp } from './create-app.js';
 import { DataDirInUseError } from './database/embedded-database.js';
 import { openDatabase } from './database/database.js';
 
+/** How long closing the app and the database may take once requests have drained. */
+const CLOSE_GRACE_MS = 10_000;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 async function main(): Promise<void> {
   const env = loadEnvironment();
   const database = await openDatabase(env, 'own');
@@ -22,9 +27,15 @@ async function main(): Promise<void> {
       // First the HTTP side: no new connections, in-flight requests and streams run to their end.
       const drained = await drainHttp(app, env.SHUTDOWN_TIMEOUT * 1000);
       if (!drained) logger.warn('Shutdown timeout reached: open connections were closed');
-      // Then the rest: the worker checkpoints its running scans and gives them back, the pool closes.
-      await app.close();
-      await database.close();
+      // Then the rest: the worker checkpoints its running scans and gives them back, the pool closes. A connection
+      // an aborted stream never handed back would keep the pool from closing: the process does not wait forever.
+      const closing = (async () => {
+        await app.close();
+        await database.close();
+        return true;
+      })();
+      const closed = await Promise.race([closing, delay(CLOSE_GRACE_MS).then(() => false)]);
+      if (!closed) logger.warn(`Closing took over ${CLOSE_GRACE_MS / 1000} s: exiting without waiting for it`);
       logger.log('Stopped');
       process.exit(0);
     } catch (error) {

@@ -129,6 +129,18 @@ export interface Statement {
   params: unknown[];
 }
 
+/** A page of rows and the count of all that match, run side by side (each on its own pooled connection). */
+export async function pageAndTotal<T>(
+  db: Queryable,
+  { page, count }: { page: Statement; count: Statement },
+): Promise<{ rows: T[]; total: number }> {
+  const [found, [counted]] = await Promise.all([
+    rows<T>(db, page.sql, page.params),
+    rows<{ total: number }>(db, count.sql, count.params),
+  ]);
+  return { rows: found, total: counted.total };
+}
+
 export interface JsonPage<L> {
   /** The first `take` rows as a compact JSON array, written by PostgreSQL. */
   json: string;

@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, type Repository } from 'typeorm';
-import { affected, containsPattern, domainNewPartsSql, isoSql, Params, ReplicaReads, rows } from '../database/sql.js';
+import {
+  affected,
+  containsPattern,
+  domainNewPartsSql,
+  isoSql,
+  pageAndTotal,
+  Params,
+  ReplicaReads,
+  rows,
+  type Statement,
+} from '../database/sql.js';
 import type { DomainDetailDto, DomainDto } from './dto/domain.dto.js';
 import type { DomainSort } from './dto/list-domains.query.js';
 import { DomainEntity } from './domain.entity.js';
@@ -78,45 +88,13 @@ export class DomainsRepository {
 
   /** A page of domains and the count of all that match (domains_domain_trgm_idx for search). */
   async listPage(filters: DomainFilters, sort: DomainSort, limit: number, offset: number) {
-    const q = new Params();
-    const where: string[] = [];
-    if (filters.search) where.push(`d.domain LIKE ${q.p(containsPattern(filters.search.toLowerCase()))} ESCAPE '\\'`);
-    if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
-    if (filters.enabled !== undefined) where.push(`d.enabled = ${q.p(filters.enabled)}`);
-    const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const [page, [count]] = await Promise.all([
-      rows<DomainDto>(
-        this.reads,
-        `SELECT ${DOMAIN_COLUMNS} FROM domains d ${condition}
-          ORDER BY ${ORDER[sort]} LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`,
-        q.values,
-      ),
-      rows<{ total: number }>(
-        this.reads,
-        `SELECT count(*)::int AS total FROM domains d ${condition}`,
-        q.values.slice(0, -2),
-      ),
-    ]);
-    return { rows: page, total: count.total };
+    return pageAndTotal<DomainDto>(this.reads, domainListStatements(filters, sort, limit, offset));
   }
 
-  /** One domain with its stats; the new-host counts from the per-domain rollups (domainNewPartsSql). */
+  /** One domain with its stats (see domainDetailStatement). */
   async findDetail(domain: string): Promise<DomainDetailDto | null> {
-    const newSince = (moment: string) =>
-      `(SELECT coalesce(sum(n), 0)::int FROM (${domainNewPartsSql(moment, 'd.id')}) parts)`;
-    const [row] = await rows<DomainDto & { stats: DomainDetailDto['stats'] }>(
-      this.reads,
-      `SELECT ${DOMAIN_COLUMNS},
-              json_build_object(
-                'total', d.total_subdomains,
-                'new_24h', ${newSince("now() - interval '24 hours'")},
-                'new_7d', ${newSince("now() - interval '7 days'")},
-                'active', d.active_subdomains,
-                'inactive', d.total_subdomains - d.active_subdomains
-              ) AS stats
-         FROM domains d WHERE d.domain = $1`,
-      [domain],
-    );
+    const { sql, params } = domainDetailStatement(domain);
+    const [row] = await rows<DomainDto & { stats: DomainDetailDto['stats'] }>(this.reads, sql, params);
     return row ?? null;
   }
 
@@ -195,4 +173,41 @@ export class DomainsRepository {
   markAllEnabledDue(): Promise<number> {
     return affected(this.domains.manager, `UPDATE domains SET next_scan_at = now() WHERE enabled`);
   }
+}
+
+/** GET /domains: a page and the count of all that match. Exported for the benchmark's floor. */
+export function domainListStatements(
+  filters: DomainFilters,
+  sort: DomainSort,
+  limit: number,
+  offset: number,
+): { page: Statement; count: Statement } {
+  const q = new Params();
+  const where: string[] = [];
+  if (filters.search) where.push(`d.domain LIKE ${q.p(containsPattern(filters.search.toLowerCase()))} ESCAPE '\\'`);
+  if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
+  if (filters.enabled !== undefined) where.push(`d.enabled = ${q.p(filters.enabled)}`);
+  const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const count = { sql: `SELECT count(*)::int AS total FROM domains d ${condition}`, params: [...q.values] };
+  const sql = `SELECT ${DOMAIN_COLUMNS} FROM domains d ${condition}
+                ORDER BY ${ORDER[sort]} LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`;
+  return { page: { sql, params: q.values }, count };
+}
+
+/** GET /domains/{domain}: the domain with its stats, new counts from the per-domain rollups (domainNewPartsSql). */
+export function domainDetailStatement(domain: string): Statement {
+  const newSince = (moment: string) =>
+    `(SELECT coalesce(sum(n), 0)::int FROM (${domainNewPartsSql(moment, 'd.id')}) parts)`;
+  return {
+    sql: `SELECT ${DOMAIN_COLUMNS},
+              json_build_object(
+                'total', d.total_subdomains,
+                'new_24h', ${newSince("now() - interval '24 hours'")},
+                'new_7d', ${newSince("now() - interval '7 days'")},
+                'active', d.active_subdomains,
+                'inactive', d.total_subdomains - d.active_subdomains
+              ) AS stats
+         FROM domains d WHERE d.domain = $1`,
+    params: [domain],
+  };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { ReplicaReads, rollupEdge, rows } from '../database/sql.js';
+import { ReplicaReads, rollupEdge, rows, type Statement, pageAndTotal } from '../database/sql.js';
 import type { PlatformDomainDto, PlatformDto } from './dto/platform.dto.js';
 import { PlatformEntity } from './platform.entity.js';
 
@@ -30,9 +30,20 @@ export class PlatformsRepository {
    * hosts_new_feed_idx for the first, partial hour).
    */
   withCounts(slug?: string): Promise<PlatformDto[]> {
-    return rows<PlatformDto>(
-      this.reads,
-      `WITH fresh AS (
+    const { sql, params } = platformsStatement(slug);
+    return rows<PlatformDto>(this.reads, sql, params);
+  }
+
+  /** A platform's root domains A→Z (domains_platform_idx), and how many it has. */
+  async domainsPage(platform: string, limit: number, offset: number) {
+    return pageAndTotal<PlatformDomainDto>(this.reads, platformDomainsStatements(platform, limit, offset));
+  }
+}
+
+/** GET /platforms and /platforms/{slug} (see PlatformsRepository.withCounts). Exported for the benchmark's floor. */
+export function platformsStatement(slug?: string): Statement {
+  return {
+    sql: `WITH fresh AS (
          SELECT platform_slug, sum(n)::int AS n FROM (
            SELECT platform_slug, n FROM new_host_counts WHERE hour >= ${EDGE_24H}
            UNION ALL
@@ -51,23 +62,22 @@ export class PlatformsRepository {
          LEFT JOIN fresh f ON f.platform_slug = p.slug
         ${slug ? 'WHERE p.slug = $1' : ''}
         ORDER BY p.slug`,
-      slug ? [slug] : [],
-    );
-  }
+    params: slug ? [slug] : [],
+  };
+}
 
-  /** A platform's root domains A→Z (domains_platform_idx). */
-  async domainsPage(platform: string, limit: number, offset: number) {
-    const [page, [count]] = await Promise.all([
-      rows<PlatformDomainDto>(
-        this.reads,
-        `SELECT d.domain, d.program, d.enabled, d.total_subdomains FROM domains d
-          WHERE d.platform_slug = $1 ORDER BY d.domain LIMIT $2 OFFSET $3`,
-        [platform, limit, offset],
-      ),
-      rows<{ total: number }>(this.reads, `SELECT count(*)::int AS total FROM domains WHERE platform_slug = $1`, [
-        platform,
-      ]),
-    ]);
-    return { rows: page, total: count.total };
-  }
+/** GET /platforms/{slug}/domains: a page A→Z and the count. Exported for the benchmark's floor. */
+export function platformDomainsStatements(
+  platform: string,
+  limit: number,
+  offset: number,
+): { page: Statement; count: Statement } {
+  return {
+    page: {
+      sql: `SELECT d.domain, d.program, d.enabled, d.total_subdomains FROM domains d
+             WHERE d.platform_slug = $1 ORDER BY d.domain LIMIT $2 OFFSET $3`,
+      params: [platform, limit, offset],
+    },
+    count: { sql: `SELECT count(*)::int AS total FROM domains WHERE platform_slug = $1`, params: [platform] },
+  };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { isoSql, Params, ReplicaReads, rows } from '../database/sql.js';
+import { isoSql, Params, ReplicaReads, rows, type Statement, pageAndTotal } from '../database/sql.js';
 import type { ScanDto, WorkerStatusDto } from './dto/scan.dto.js';
 import { ScanEntity, type ScanStatus } from './scan.entity.js';
 
@@ -27,42 +27,62 @@ export class ScansRepository {
 
   /** Scans newest first (scans_started_idx; scans_domain_idx with a domain). */
   async listPage(filters: ScanFilters, limit: number, offset: number) {
-    const q = new Params();
-    const where: string[] = [];
-    if (filters.domainId !== undefined) where.push(`s.domain_id = ${q.p(filters.domainId)}`);
-    if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
-    if (filters.status) where.push(`s.status = ${q.p(filters.status)}`);
-    const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const from = 'FROM scans s JOIN domains d ON d.id = s.domain_id';
-    const [page, [count]] = await Promise.all([
-      rows<ScanDto>(
-        this.reads,
-        `SELECT ${SCAN_COLUMNS} ${from} ${condition}
-          ORDER BY s.started_at DESC, s.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`,
-        q.values,
-      ),
-      rows<{ total: number }>(this.reads, `SELECT count(*)::int AS total ${from} ${condition}`, q.values.slice(0, -2)),
-    ]);
-    return { rows: page, total: count.total };
+    return pageAndTotal<ScanDto>(this.reads, scanListStatements(filters, limit, offset));
   }
 
   async findById(id: string): Promise<ScanDto | null> {
-    const [row] = await rows<ScanDto>(
-      this.reads,
-      `SELECT ${SCAN_COLUMNS} FROM scans s JOIN domains d ON d.id = s.domain_id WHERE s.id = $1::uuid`,
-      [id],
-    );
+    const { sql, params } = scanStatement(id);
+    const [row] = await rows<ScanDto>(this.reads, sql, params);
     return row ?? null;
   }
 
   /** The worker's state from the tables themselves, so every process reports the same. */
   async workerStatus(intervalHours: number): Promise<WorkerStatusDto> {
+    const { sql, params } = workerStatusStatement(intervalHours);
     const [row] = await rows<{
       health: WorkerStatusDto['health'];
       cycle: Omit<WorkerStatusDto['cycle'], 'sweep_coverage' | 'interval_hours'> & { scanned_in_interval: number };
-    }>(
-      this.reads,
-      `WITH recent AS (
+    }>(this.reads, sql, params);
+    const { scanned_in_interval, ...cycle } = row.cycle;
+    const coverage = cycle.enabled_domains === 0 ? 1 : scanned_in_interval / cycle.enabled_domains;
+    return {
+      health: row.health,
+      cycle: { ...cycle, sweep_coverage: Math.round(coverage * 10_000) / 10_000, interval_hours: intervalHours },
+    };
+  }
+}
+
+/** GET /scans: a page newest first and the count. Exported for the benchmark's floor. */
+export function scanListStatements(
+  filters: ScanFilters,
+  limit: number,
+  offset: number,
+): { page: Statement; count: Statement } {
+  const q = new Params();
+  const where: string[] = [];
+  if (filters.domainId !== undefined) where.push(`s.domain_id = ${q.p(filters.domainId)}`);
+  if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
+  if (filters.status) where.push(`s.status = ${q.p(filters.status)}`);
+  const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const from = 'FROM scans s JOIN domains d ON d.id = s.domain_id';
+  const count = { sql: `SELECT count(*)::int AS total ${from} ${condition}`, params: [...q.values] };
+  const sql = `SELECT ${SCAN_COLUMNS} ${from} ${condition}
+                ORDER BY s.started_at DESC, s.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`;
+  return { page: { sql, params: q.values }, count };
+}
+
+/** GET /scans/{id}. Exported for the benchmark's floor. */
+export function scanStatement(id: string): Statement {
+  return {
+    sql: `SELECT ${SCAN_COLUMNS} FROM scans s JOIN domains d ON d.id = s.domain_id WHERE s.id = $1::uuid`,
+    params: [id],
+  };
+}
+
+/** GET /scans/status: health and cycle as two JSON columns. Exported for the benchmark's floor. */
+export function workerStatusStatement(intervalHours: number): Statement {
+  return {
+    sql: `WITH recent AS (
          SELECT status, error, finished_at FROM scans WHERE finished_at >= now() - interval '30 minutes'
        ), last_error AS (
          SELECT error, finished_at FROM scans WHERE status = 'error' ORDER BY finished_at DESC NULLS LAST LIMIT 1
@@ -82,13 +102,6 @@ export class ScansRepository {
                 'scanned_in_interval', count(*) FILTER (WHERE enabled AND last_scanned_at >= now() - make_interval(hours => $1))
               ) AS cycle
          FROM domains`,
-      [intervalHours],
-    );
-    const { scanned_in_interval, ...cycle } = row.cycle;
-    const coverage = cycle.enabled_domains === 0 ? 1 : scanned_in_interval / cycle.enabled_domains;
-    return {
-      health: row.health,
-      cycle: { ...cycle, sweep_coverage: Math.round(coverage * 10_000) / 10_000, interval_hours: intervalHours },
-    };
-  }
+    params: [intervalHours],
+  };
 }
