@@ -6,7 +6,7 @@ import { ApiIndexModule } from './api-index/api-index.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
-import { type HttpLogger } from 'pino-http';
+import type { Logger } from 'pino';
 import { loggerParams } from './common/logging/logging.js';
 import type { RouteIndex } from './common/http/route-index.js';
 import type { Metrics } from './metrics/metrics.js';
@@ -32,13 +32,13 @@ export class AppModule {
     database: DatabaseTarget,
     routes: RouteIndex,
     metrics: Metrics,
-    httpLogger: HttpLogger,
+    logger: Logger,
   ): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(env),
-        LoggerModule.forRoot(loggerParams(httpLogger)),
+        LoggerModule.forRoot(loggerParams(logger)),
         CommonModule.forRoot(routes, metrics),
         DatabaseModule.forRoot(database, env),
         AuthModule,

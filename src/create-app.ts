@@ -18,7 +18,7 @@ import { requestIdFor } from './common/http/request-id.js';
 import { sendError } from './common/http/send-error.js';
 import { API_PREFIX, RouteIndex, rewriteMirrorPrefix } from './common/http/route-index.js';
 import type { Environment } from './config/environment.js';
-import { createHttpLogger, noteRoute } from './common/logging/logging.js';
+import { createLogger, logRequest, logRequests } from './common/logging/logging.js';
 import type { DatabaseTarget } from './database/database.js';
 
 export const BODY_LIMIT = 16 * 1024;
@@ -70,11 +70,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   // The data source exists once Nest has built the app; a scrape before that reads nothing.
   const db: { source?: DataSource } = {};
   const metrics = new Metrics(databaseSources(() => db.source));
-  const httpLogger = createHttpLogger(env);
-  const logRequest = (request: FastifyRequest, reply: FastifyReply) => {
-    noteRoute(request.raw, request.id, request.routeOptions?.url);
-    httpLogger(request.raw, reply.raw);
-  };
+  const logger = createLogger(env);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
     trustProxy: trustedProxies(env.TRUST_PROXY),
@@ -86,7 +82,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
     // The router's own refusals (malformed percent-encoding, a path segment over maxParamLength) never
     // reach Nest: answer them here in the contract's shape. No resource can live at such a path.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      logRequest(request, reply);
+      reply.raw.once('finish', () => logRequest(logger, request, reply)); // no hooks run for these
       applySecurityHeaders(request.raw, reply.raw, () =>
         sendError(
           request,
@@ -100,17 +96,17 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    logRequest(request, reply);
     applySecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
   drains.set(fastify.server, HttpDrain.install(fastify));
+  logRequests(fastify, logger);
   if (env.HTTP === 'off') fastify.addHook('onRequest', workerOnly);
   instrumentHttp(fastify, metrics, env.METRICS === 'on', env.METRICS_TOKEN);
   fastify.setReplySerializer(serializeReply);
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseAccountForm);
 
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(env, database, routes, metrics, httpLogger),
+    AppModule.forRoot(env, database, routes, metrics, logger),
     adapter,
     {
       // Lines logged while Nest builds the app wait for the pino logger (nestjs-pino) below.

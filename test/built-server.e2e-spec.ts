@@ -83,6 +83,7 @@ describe('the built service', () => {
     ).toBe(404);
     const line = await waitForLine(server, (l) => l.reqId === 'bad-path');
     expect(line).toMatchObject({ msg: 'GET unmatched 404', res: { statusCode: 404 } });
+    expect(server.output().match(/"reqId":"bad-path"/g)).toHaveLength(1);
     await fetch(`${server.baseUrl}/health/live`, { headers: { 'X-Request-Id': 'probe-1' } });
     await fetch(`${server.baseUrl}/api/v1/`, { headers: { 'X-Request-Id': 'after-probe' } });
     await waitForLine(server, (l) => l.reqId === 'after-probe');
