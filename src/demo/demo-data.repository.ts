@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { affected, rows } from '../database/sql.js';
 import { rebuildNewHostCounts } from '../domains/domains.repository.js';
 
@@ -61,9 +61,10 @@ export class DemoDataRepository {
    * days before ref, newest days densest (age = days × u²); about 8 % inactive.
    */
   insertHosts(seed: string, from: number, to: number, days: number, ref: string): Promise<number> {
-    return affected(
-      this.db,
-      `WITH ds AS (SELECT id, domain, row_number() OVER (ORDER BY id) - 1 AS k, count(*) OVER () AS n FROM domains),
+    return this.unbounded((m) =>
+      affected(
+        m,
+        `WITH ds AS (SELECT id, domain, row_number() OVER (ORDER BY id) - 1 AS k, count(*) OVER () AS n FROM domains),
        gen AS (
          SELECT i, floor(power(${U('d', 'i')}, 2.2) * (SELECT max(n) FROM ds))::int AS k,
                 ${U('a', 'i')} AS age, ${U('x', 'i')} AS alive
@@ -78,7 +79,8 @@ export class DemoDataRepository {
               g.alive > 0.08
          FROM gen g JOIN ds ON ds.k = g.k
        ON CONFLICT (domain_id, host) DO NOTHING`,
-      [seed, from, to, days, ref],
+        [seed, from, to, days, ref],
+      ),
     );
   }
 
@@ -87,8 +89,20 @@ export class DemoDataRepository {
    * before; then the domains' counters and last-scan fields from the hosts and the newest scan.
    */
   async insertScansAndCounters(scans: number, ref: string): Promise<void> {
+    await this.unbounded((m) => this.scansAndCounters(m, scans, ref));
+  }
+
+  /** Seeding reads and writes millions of hosts at a time: no request timeout (QUERY_TIMEOUT_MS) applies. */
+  private unbounded<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (m) => {
+      await affected(m, `SET LOCAL statement_timeout = 0`);
+      return work(m);
+    });
+  }
+
+  private async scansAndCounters(m: EntityManager, scans: number, ref: string): Promise<void> {
     await affected(
-      this.db,
+      m,
       `WITH slots AS (
          SELECT d.id AS domain_id, k,
                 $2::timestamptz - make_interval(days => k) AS finished_at
@@ -104,7 +118,7 @@ export class DemoDataRepository {
       [scans, ref],
     );
     await affected(
-      this.db,
+      m,
       `UPDATE domains d SET total_subdomains = c.total, active_subdomains = c.active,
               new_subdomains_last_scan = coalesce(l.new_count, 0), last_scanned_at = l.finished_at,
               last_scan_status = CASE WHEN l.finished_at IS NULL THEN NULL ELSE 'success' END
