@@ -44,7 +44,7 @@ export class AccountController {
   async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const user = await this.user(request);
     if (!user) return this.redirect(reply, '/account/sign-in');
-    this.page(reply, 200, await this.render(user));
+    sendPage(reply, 200, await this.render(user));
   }
 
   @Get('sign-in')
@@ -54,7 +54,7 @@ export class AccountController {
     const current = this.cookies(request)[SIGN_IN_COOKIE];
     const csrf = current && /^[\w-]{43}$/.test(current) ? current : randomToken();
     this.setCookie(request, reply, SIGN_IN_COOKIE, csrf, 3600, 'strict');
-    this.page(reply, 200, signInPage(csrf));
+    sendPage(reply, 200, signInPage(csrf));
   }
 
   @Post('sign-in')
@@ -71,7 +71,7 @@ export class AccountController {
     } catch (error) {
       if (!(error instanceof AccountError)) throw error;
       void reply.headers(error.headers);
-      this.page(reply, error.status, signInPage(expected, error.message, email.slice(0, 254)));
+      sendPage(reply, error.status, signInPage(expected, error.message, email.slice(0, 254)));
     }
   }
 
@@ -95,12 +95,12 @@ export class AccountController {
     const name = field(request.body, 'name') ?? '';
     const scope = field(request.body, 'scope');
     if (scope !== 'read' && scope !== 'write') {
-      return this.page(reply, 400, await this.render(user, undefined, 'Choose the read or the read and write scope.'));
+      return sendPage(reply, 400, await this.render(user, undefined, 'Choose the read or the read and write scope.'));
     }
     const scopes: Scope[] = scope === 'write' ? ['read', 'write'] : ['read'];
     const result = await this.account.createKey(user.user_id, name, scopes);
-    if ('problem' in result) return this.page(reply, 400, await this.render(user, undefined, result.problem));
-    this.page(reply, 201, await this.render(user, { name: name.trim(), token: result.token }));
+    if ('problem' in result) return sendPage(reply, 400, await this.render(user, undefined, result.problem));
+    sendPage(reply, 201, await this.render(user, { name: name.trim(), token: result.token }));
   }
 
   @Post('tokens/:id/revoke')
@@ -167,10 +167,6 @@ export class AccountController {
   private async render(user: SessionUser, created?: CreatedKey, problem?: string): Promise<string> {
     const pageUser: PageUser = { email: user.email, name: user.name, csrf: user.csrf_token };
     return accountPage(pageUser, await this.account.listKeys(user.user_id), created, problem);
-  }
-
-  private page(reply: FastifyReply, status: number, body: string): void {
-    sendPage(reply, status, body);
   }
 
   private asset(reply: FastifyReply, type: string, body: string): void {

@@ -25,15 +25,6 @@ export const FAILURE_MEMORY = '1 hour';
 export class AccountRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async userForSignIn(email: string): Promise<{ id: string; password_hash: string; disabled: boolean } | undefined> {
-    const [user] = await rows<{ id: string; password_hash: string; disabled: boolean }>(
-      this.db,
-      `SELECT id, password_hash, disabled_at IS NOT NULL AS disabled FROM users WHERE email = $1`,
-      [email],
-    );
-    return user;
-  }
-
   async createSession(idHash: string, userId: string, csrf: string, days: number): Promise<void> {
     await affected(
       this.db,

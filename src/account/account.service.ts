@@ -53,6 +53,7 @@ export class AccountService {
   constructor(
     private readonly account: AccountRepository,
     private readonly keys: ApiKeysService,
+    private readonly users: UsersService,
   ) {}
 
   /**
@@ -74,9 +75,9 @@ export class AccountService {
       const overtaken = failures - 1 > before ? waitAfter(failures - 1, threshold(key)) : 0;
       if (overtaken > 0) throw tooMany(overtaken);
     }
-    const user = await this.account.userForSignIn(email);
-    const matches = await verifyPassword(password.slice(0, 1000), user?.password_hash ?? DECOY_HASH);
-    if (!user || !matches || user.disabled) throw new AccountError(401, 'Sign in', 'Wrong email or password.');
+    const user = await this.users.findByEmail(email);
+    const matches = await verifyPassword(password.slice(0, 1000), user?.passwordHash ?? DECOY_HASH);
+    if (!user || !matches || user.disabledAt) throw new AccountError(401, 'Sign in', 'Wrong email or password.');
     await this.account.attemptSucceeded(keys.email, keys.ip);
     const sessionId = randomToken();
     await this.account.createSession(sha256(sessionId), user.id, randomToken(), SESSION_DAYS);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
+import { UUID } from '../common/validation/param.pipes.js';
 import { rows } from '../database/sql.js';
 import { ApiKeyEntity, type Scope } from './api-key.entity.js';
 
@@ -25,8 +26,6 @@ export const KEY_LOOKUP_SQL = `WITH k AS (
        )
        SELECT id, name, user_id, scopes, revoked_at IS NOT NULL AS revoked FROM k`;
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 @Injectable()
 export class ApiKeysRepository {
   constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
@@ -46,10 +45,6 @@ export class ApiKeysRepository {
 
   async insert(key: Pick<ApiKeyEntity, 'name' | 'userId' | 'keyHash' | 'keyHint' | 'scopes'>): Promise<ApiKeyEntity> {
     return this.keys.save(this.keys.create(key));
-  }
-
-  async existsActiveName(userId: string, name: string): Promise<boolean> {
-    return this.keys.exists({ where: { userId, name, revokedAt: IsNull() } });
   }
 
   /** Every key, or one user's (api_keys_user_active_name_idx leads with user_id), oldest first. */

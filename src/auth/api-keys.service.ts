@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import type { ApiKeyEntity, Scope } from './api-key.entity.js';
-import { ApiKeysRepository, UUID } from './api-keys.repository.js';
+import { UUID } from '../common/validation/param.pipes.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
 import { generateToken, hashToken, isWellFormedToken, tokenHint } from './token.js';
 
 export interface AuthenticatedKey {
@@ -30,9 +31,6 @@ export class ApiKeysService {
   async create(name: string, userId: string, scopes: Scope[]): Promise<{ key: ApiKeyEntity; token: string }> {
     if (!/^\S(.{0,98}\S)?$/.test(name))
       throw new KeyError('name must be 1 to 100 characters, not starting or ending with a space');
-    if (await this.keys.existsActiveName(userId, name)) {
-      throw new KeyError(`an active key named "${name}" already exists`);
-    }
     const token = generateToken();
     try {
       const key = await this.keys.insert({

@@ -2,7 +2,8 @@ import { Injectable, type PipeTransform } from '@nestjs/common';
 import { rootDomainProblem } from '../../domains/root-domain.js';
 import { ApiError } from '../errors/api-error.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID in its text form, any case. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A path segment that must be a root domain: 400 invalid_domain otherwise. */
 @Injectable()
