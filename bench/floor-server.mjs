@@ -102,20 +102,7 @@ const ROUTES = [
   {
     pattern: /^\/api\/v1\/scans\/status$/,
     statements: () => [workerStatusStatement(SCAN_INTERVAL_HOURS)],
-    body: (_key, _m, _params, [[row]]) => {
-      const { scanned_in_interval, ...cycle } = row.cycle;
-      const coverage = cycle.enabled_domains === 0 ? 1 : scanned_in_interval / cycle.enabled_domains;
-      return {
-        data: {
-          health: row.health,
-          cycle: {
-            ...cycle,
-            sweep_coverage: Math.round(coverage * 10_000) / 10_000,
-            interval_hours: SCAN_INTERVAL_HOURS,
-          },
-        },
-      };
-    },
+    body: (_key, _m, _params, [[status]]) => ({ data: status }),
   },
   {
     pattern: /^\/api\/v1\/scans\/([0-9a-f-]{36})$/,

@@ -90,6 +90,6 @@ if (s) {
   console.log(
     `\nsoak: ${s.seconds} s at ${s.connections} connections, ${s.requests.toLocaleString('en')} requests, ` +
       `errors ${s.errors + s.timeouts + s.non_2xx}, scans ${s.scans.finished} finished / ${s.scans.failed} failed, ` +
-      `RSS ${s.rss_mb.first_10s_median} → ${s.rss_mb.last_10s_median} MB (x${s.memory_growth_ratio}): ${s.pass ? 'met' : 'NOT met'}`,
+      `RSS low ${s.rss_mb.first_20s_low} → ${s.rss_mb.last_20s_low} MB (x${s.memory_growth_ratio}): ${s.pass ? 'met' : 'NOT met'}`,
   );
 }

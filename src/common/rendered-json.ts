@@ -5,6 +5,11 @@
 export class RenderedJson {
   private constructor(readonly text: string) {}
 
+  /** The contract's envelope around rendered `data` alone. */
+  static data(data: string): RenderedJson {
+    return new RenderedJson(`{"data":${data}}`);
+  }
+
   /** The contract's envelope around a rendered `data` array and a small `meta` object. */
   static envelope(data: string, meta: object): RenderedJson {
     return new RenderedJson(`{"data":${data},"meta":${JSON.stringify(meta)}}`);

@@ -129,16 +129,29 @@ export interface Statement {
   params: unknown[];
 }
 
-/** A page of rows and the count of all that match, run side by side (each on its own pooled connection). */
-export async function pageAndTotal<T>(
+/**
+ * The one row a statement gives, rendered as a JSON object by PostgreSQL (see jsonPage); null when it gives none.
+ */
+export async function jsonRow(db: Queryable, statement: Statement): Promise<string | null> {
+  const [row] = await rows<{ json: string }>(
+    db,
+    `SELECT row_to_json(r)::text AS json FROM (${statement.sql}) r`,
+    statement.params,
+  );
+  return row?.json ?? null;
+}
+
+/** A page rendered by PostgreSQL (jsonPage) and the count of all that match, run side by side. */
+export async function jsonPageAndTotal(
   db: Queryable,
   { page, count }: { page: Statement; count: Statement },
-): Promise<{ rows: T[]; total: number }> {
+  take: number,
+): Promise<{ json: string; total: number }> {
   const [found, [counted]] = await Promise.all([
-    rows<T>(db, page.sql, page.params),
+    jsonPage(db, page, take),
     rows<{ total: number }>(db, count.sql, count.params),
   ]);
-  return { rows: found, total: counted.total };
+  return { json: found.json, total: counted?.total ?? 0 };
 }
 
 export interface JsonPage<L> {

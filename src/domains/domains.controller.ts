@@ -1,7 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../common/decorators/auth.decorators.js';
-import { envelope } from '../common/envelope.js';
 import { ApiEnvelope, ApiErrors, PageMetaDto } from '../common/openapi/api-responses.js';
 import { RootDomainPipe } from '../common/validation/param.pipes.js';
 import { DomainsService } from './domains.service.js';
@@ -27,7 +26,7 @@ export class DomainsController {
   @ApiParam({ name: 'domain', description: 'A tracked root domain', example: 'example.com' })
   @ApiEnvelope(DomainDetailDto)
   @ApiErrors('invalid_domain', 'not_found')
-  async get(@Param('domain', RootDomainPipe) domain: string) {
-    return envelope(await this.domains.detail(domain));
+  get(@Param('domain', RootDomainPipe) domain: string) {
+    return this.domains.detail(domain);
   }
 }

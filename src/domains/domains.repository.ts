@@ -6,13 +6,13 @@ import {
   containsPattern,
   domainNewPartsSql,
   isoSql,
-  pageAndTotal,
+  jsonPageAndTotal,
+  jsonRow,
   Params,
   ReplicaReads,
   rows,
   type Statement,
 } from '../database/sql.js';
-import type { DomainDetailDto, DomainDto } from './dto/domain.dto.js';
 import type { DomainSort } from './dto/list-domains.query.js';
 import { DomainEntity } from './domain.entity.js';
 
@@ -86,16 +86,14 @@ export class DomainsRepository {
     return this.domains.findOneBy({ domain });
   }
 
-  /** A page of domains and the count of all that match (domains_domain_trgm_idx for search). */
-  async listPage(filters: DomainFilters, sort: DomainSort, limit: number, offset: number) {
-    return pageAndTotal<DomainDto>(this.reads, domainListStatements(filters, sort, limit, offset));
+  /** A page of domains rendered as JSON, and the count of all that match (domains_domain_trgm_idx for search). */
+  listPage(filters: DomainFilters, sort: DomainSort, limit: number, offset: number) {
+    return jsonPageAndTotal(this.reads, domainListStatements(filters, sort, limit, offset), limit);
   }
 
-  /** One domain with its stats (see domainDetailStatement). */
-  async findDetail(domain: string): Promise<DomainDetailDto | null> {
-    const { sql, params } = domainDetailStatement(domain);
-    const [row] = await rows<DomainDto & { stats: DomainDetailDto['stats'] }>(this.reads, sql, params);
-    return row ?? null;
+  /** One domain with its stats (see domainDetailStatement) rendered as JSON; null when it is not tracked. */
+  findDetail(domain: string): Promise<string | null> {
+    return jsonRow(this.reads, domainDetailStatement(domain));
   }
 
   /** Inserts the domains that are not tracked yet, in one statement; returns the names it added. */

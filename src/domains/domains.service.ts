@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
+import { RenderedJson } from '../common/rendered-json.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
 import type { DomainEntity } from './domain.entity.js';
-import type { DomainDetailDto } from './dto/domain.dto.js';
 import type { ListDomainsQuery } from './dto/list-domains.query.js';
 import { DomainsRepository } from './domains.repository.js';
 import { rootDomainProblem } from './root-domain.js';
@@ -52,13 +52,13 @@ export class DomainsService {
   async page(query: ListDomainsQuery) {
     const { search, platform, enabled } = query;
     const page = await this.domains.listPage({ search, platform, enabled }, query.sort, query.limit, query.offset);
-    return { data: page.rows, meta: { limit: query.limit, offset: query.offset, total: page.total } };
+    return RenderedJson.envelope(page.json, { limit: query.limit, offset: query.offset, total: page.total });
   }
 
-  async detail(name: string): Promise<DomainDetailDto> {
+  async detail(name: string): Promise<RenderedJson> {
     const domain = await this.domains.findDetail(name);
     if (!domain) throw notTracked(name);
-    return domain;
+    return RenderedJson.data(domain);
   }
 
   /** The tracked domain of that name, or the contract's 404 not_found. */

@@ -6,6 +6,7 @@ import {
   isoSql,
   type JsonPage,
   jsonPage,
+  jsonPageAndTotal,
   Params,
   ReplicaReads,
   rows,
@@ -163,13 +164,8 @@ export class HostsRepository {
   }
 
   /** One page of a domain's hosts, rendered, and the count of all that match. */
-  async listForDomain(opts: DomainHostsOptions) {
-    const { page, count } = domainHostsStatements(opts);
-    const [rendered, [counted]] = await Promise.all([
-      jsonPage(this.db, page, opts.limit),
-      rows<{ total: number }>(this.db, count.sql, count.params),
-    ]);
-    return { json: rendered.json, total: counted?.total ?? 0 };
+  listForDomain(opts: DomainHostsOptions) {
+    return jsonPageAndTotal(this.db, domainHostsStatements(opts), opts.limit);
   }
 
   newForDomain(domain: string, since: string, limit: number): Promise<JsonPage<DomainNewHostDto>> {

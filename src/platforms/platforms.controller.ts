@@ -2,7 +2,6 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../common/decorators/auth.decorators.js';
 import { PlatformSlugPipe } from '../common/validation/param.pipes.js';
-import { envelope } from '../common/envelope.js';
 import { ApiEnvelope, ApiErrors, PageMetaDto } from '../common/openapi/api-responses.js';
 import { PlatformDomainDto, PlatformDto } from './dto/platform.dto.js';
 import { PlatformDomainsQuery } from './dto/platform-domains.query.js';
@@ -25,8 +24,8 @@ export class PlatformsController {
   @Get()
   @ApiOperation({ summary: 'The tracked platforms with their counts' })
   @ApiEnvelope(PlatformDto, { isArray: true })
-  async list() {
-    return envelope(await this.platforms.list());
+  list() {
+    return this.platforms.list();
   }
 
   @Get(':slug')
@@ -34,8 +33,8 @@ export class PlatformsController {
   @ApiParam(SLUG_PARAM)
   @ApiEnvelope(PlatformDto)
   @ApiErrors('unknown_platform')
-  async get(@Param('slug', PlatformSlugPipe) slug: string) {
-    return envelope(await this.platforms.get(slug));
+  get(@Param('slug', PlatformSlugPipe) slug: string) {
+    return this.platforms.get(slug);
   }
 
   @Get(':slug/domains')

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { ReplicaReads, rollupEdge, rows, type Statement, pageAndTotal } from '../database/sql.js';
-import type { PlatformDomainDto, PlatformDto } from './dto/platform.dto.js';
+import { jsonPage, jsonPageAndTotal, jsonRow, ReplicaReads, rollupEdge, type Statement } from '../database/sql.js';
 import { PlatformEntity } from './platform.entity.js';
 
 const EDGE_24H = rollupEdge("now() - interval '24 hours'");
@@ -29,14 +28,18 @@ export class PlatformsRepository {
    * hosts first seen in the last 24 hours from the new_host_counts rollup (and at most an hour of
    * hosts_new_feed_idx for the first, partial hour).
    */
-  withCounts(slug?: string): Promise<PlatformDto[]> {
-    const { sql, params } = platformsStatement(slug);
-    return rows<PlatformDto>(this.reads, sql, params);
+  async withCounts(): Promise<string> {
+    return (await jsonPage(this.reads, platformsStatement(), Infinity)).json;
   }
 
-  /** A platform's root domains A→Z (domains_platform_idx), and how many it has. */
-  async domainsPage(platform: string, limit: number, offset: number) {
-    return pageAndTotal<PlatformDomainDto>(this.reads, platformDomainsStatements(platform, limit, offset));
+  /** One platform with its counts (see withCounts) rendered as JSON; null when there is no such platform. */
+  withCountsOf(slug: string): Promise<string | null> {
+    return jsonRow(this.reads, platformsStatement(slug));
+  }
+
+  /** A platform's root domains A→Z (domains_platform_idx) rendered as JSON, and how many it has. */
+  domainsPage(platform: string, limit: number, offset: number) {
+    return jsonPageAndTotal(this.reads, platformDomainsStatements(platform, limit, offset), limit);
   }
 }
 

@@ -1,20 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import type { PlatformDto } from './dto/platform.dto.js';
+import { RenderedJson } from '../common/rendered-json.js';
 import { PlatformsRepository } from './platforms.repository.js';
 
 @Injectable()
 export class PlatformsService {
   constructor(private readonly platforms: PlatformsRepository) {}
 
-  list(): Promise<PlatformDto[]> {
-    return this.platforms.withCounts();
+  async list(): Promise<RenderedJson> {
+    return RenderedJson.data(await this.platforms.withCounts());
   }
 
-  async get(slug: string): Promise<PlatformDto> {
-    const [platform] = await this.platforms.withCounts(slug);
+  async get(slug: string): Promise<RenderedJson> {
+    const platform = await this.platforms.withCountsOf(slug);
     if (!platform) throw this.unknown(slug);
-    return platform;
+    return RenderedJson.data(platform);
   }
 
   async requirePlatform(slug: string): Promise<void> {
@@ -24,7 +24,7 @@ export class PlatformsService {
   async domainsOf(slug: string, limit: number, offset: number) {
     const page = await this.platforms.domainsPage(slug, limit, offset);
     if (page.total === 0) await this.requirePlatform(slug); // an unknown platform, or one without domains
-    return { data: page.rows, meta: { limit, offset, total: page.total } };
+    return RenderedJson.envelope(page.json, { limit, offset, total: page.total });
   }
 
   private unknown(slug: string): ApiError {

@@ -29,8 +29,8 @@ export class ScansController {
   @Get('status')
   @ApiOperation({ summary: "The worker's health and scan cycle" })
   @ApiEnvelope(WorkerStatusDto)
-  async status() {
-    return envelope(await this.scans.status());
+  status() {
+    return this.scans.status();
   }
 
   @Get(':id')
@@ -38,8 +38,8 @@ export class ScansController {
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(ScanDto)
   @ApiErrors('invalid_id', 'not_found')
-  async get(@Param('id', UuidPipe) id: string) {
-    return envelope(await this.scans.get(id));
+  get(@Param('id', UuidPipe) id: string) {
+    return this.scans.get(id);
   }
 
   // 202: the scan is accepted for the worker and runs in the background.

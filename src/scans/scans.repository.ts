@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { isoSql, Params, ReplicaReads, rows, type Statement, pageAndTotal } from '../database/sql.js';
-import type { ScanDto, WorkerStatusDto } from './dto/scan.dto.js';
+import { isoSql, jsonPageAndTotal, jsonRow, Params, ReplicaReads, type Statement } from '../database/sql.js';
 import { ScanEntity, type ScanStatus } from './scan.entity.js';
 
 const SCAN_COLUMNS = `s.id, d.domain, d.platform_slug AS platform, s.trigger, s.status, s.found_count, s.new_count,
@@ -25,30 +24,19 @@ export class ScansRepository {
     this.reads = new ReplicaReads(scans.manager.connection);
   }
 
-  /** Scans newest first (scans_started_idx; scans_domain_idx with a domain). */
-  async listPage(filters: ScanFilters, limit: number, offset: number) {
-    return pageAndTotal<ScanDto>(this.reads, scanListStatements(filters, limit, offset));
+  /** Scans newest first (scans_started_idx; scans_domain_idx with a domain), rendered as JSON, and the count. */
+  listPage(filters: ScanFilters, limit: number, offset: number) {
+    return jsonPageAndTotal(this.reads, scanListStatements(filters, limit, offset), limit);
   }
 
-  async findById(id: string): Promise<ScanDto | null> {
-    const { sql, params } = scanStatement(id);
-    const [row] = await rows<ScanDto>(this.reads, sql, params);
-    return row ?? null;
+  /** One scan rendered as JSON; null when there is none with that id. */
+  findById(id: string): Promise<string | null> {
+    return jsonRow(this.reads, scanStatement(id));
   }
 
-  /** The worker's state from the tables themselves, so every process reports the same. */
-  async workerStatus(intervalHours: number): Promise<WorkerStatusDto> {
-    const { sql, params } = workerStatusStatement(intervalHours);
-    const [row] = await rows<{
-      health: WorkerStatusDto['health'];
-      cycle: Omit<WorkerStatusDto['cycle'], 'sweep_coverage' | 'interval_hours'> & { scanned_in_interval: number };
-    }>(this.reads, sql, params);
-    const { scanned_in_interval, ...cycle } = row.cycle;
-    const coverage = cycle.enabled_domains === 0 ? 1 : scanned_in_interval / cycle.enabled_domains;
-    return {
-      health: row.health,
-      cycle: { ...cycle, sweep_coverage: Math.round(coverage * 10_000) / 10_000, interval_hours: intervalHours },
-    };
+  /** The worker's state from the tables themselves, so every process reports the same; rendered as JSON. */
+  async workerStatus(intervalHours: number): Promise<string> {
+    return (await jsonRow(this.reads, workerStatusStatement(intervalHours)))!;
   }
 }
 
@@ -79,7 +67,10 @@ export function scanStatement(id: string): Statement {
   };
 }
 
-/** GET /scans/status: health and cycle as two JSON columns. Exported for the benchmark's floor. */
+/**
+ * GET /scans/status: health and cycle as two JSON columns (one row). Sweep coverage is the share of enabled
+ * domains scanned within the interval, 1 when none is enabled. Exported for the benchmark's floor.
+ */
 export function workerStatusStatement(intervalHours: number): Statement {
   return {
     sql: `WITH recent AS (
@@ -95,13 +86,20 @@ export function workerStatusStatement(intervalHours: number): Statement {
                 'last_error_at', (SELECT ${isoSql('finished_at')} FROM last_error)
               ) AS health,
               json_build_object(
-                'due_domains', count(*) FILTER (WHERE enabled AND next_scan_at <= now()),
-                'total_domains', count(*),
-                'enabled_domains', count(*) FILTER (WHERE enabled),
-                'queued_domains', count(*) FILTER (WHERE queued_at IS NOT NULL),
-                'scanned_in_interval', count(*) FILTER (WHERE enabled AND last_scanned_at >= now() - make_interval(hours => $1))
+                'due_domains', c.due_domains,
+                'total_domains', c.total_domains,
+                'enabled_domains', c.enabled_domains,
+                'queued_domains', c.queued_domains,
+                'sweep_coverage', CASE WHEN c.enabled_domains = 0 THEN 1
+                                  ELSE round(c.scanned::numeric / c.enabled_domains, 4)::float8 END,
+                'interval_hours', $1::int
               ) AS cycle
-         FROM domains`,
+         FROM (SELECT count(*) FILTER (WHERE enabled AND next_scan_at <= now()) AS due_domains,
+                      count(*) AS total_domains,
+                      count(*) FILTER (WHERE enabled) AS enabled_domains,
+                      count(*) FILTER (WHERE queued_at IS NOT NULL) AS queued_domains,
+                      count(*) FILTER (WHERE enabled AND last_scanned_at >= now() - make_interval(hours => $1)) AS scanned
+                 FROM domains) c`,
     params: [intervalHours],
   };
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
+import { RenderedJson } from '../common/rendered-json.js';
 import { Environment } from '../config/environment.js';
 import { DomainsRepository } from '../domains/domains.repository.js';
 import { DomainsService } from '../domains/domains.service.js';
@@ -33,16 +34,16 @@ export class ScansService {
       query.limit,
       query.offset,
     );
-    return { data: page.rows, meta: { limit: query.limit, offset: query.offset, total: page.total } };
+    return RenderedJson.envelope(page.json, { limit: query.limit, offset: query.offset, total: page.total });
   }
 
-  async get(id: string) {
+  async get(id: string): Promise<RenderedJson> {
     const scan = await this.scans.findById(id);
     if (!scan) throw ApiError.notFound(`No scan with id ${id}`);
-    return scan;
+    return RenderedJson.data(scan);
   }
 
-  status() {
-    return this.scans.workerStatus(this.env.SCAN_INTERVAL_HOURS);
+  async status(): Promise<RenderedJson> {
+    return RenderedJson.data(await this.scans.workerStatus(this.env.SCAN_INTERVAL_HOURS));
   }
 }

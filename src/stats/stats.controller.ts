@@ -1,7 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../common/decorators/auth.decorators.js';
-import { envelope } from '../common/envelope.js';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-responses.js';
 import { StatsDto, TimeseriesMetaDto, TimeseriesPointDto, TopDomainDto, TopDomainsMetaDto } from './dto/stats.dto.js';
 import { TimeseriesQuery, TopDomainsQuery } from './dto/stats.query.js';
@@ -16,8 +15,8 @@ export class StatsController {
   @Get()
   @ApiOperation({ summary: 'Totals, new-host counts and per-platform figures' })
   @ApiEnvelope(StatsDto)
-  async overview() {
-    return envelope(await this.stats.overview());
+  overview() {
+    return this.stats.overview();
   }
 
   @Get('top-domains')

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { windowStart } from '../common/validation/window.js';
-import { PlatformsService } from '../platforms/platforms.service.js';
+import { RenderedJson } from '../common/rendered-json.js';
+import { PlatformsRepository } from '../platforms/platforms.repository.js';
 import type { Bucket, TimeseriesQuery, TopDomainsQuery } from './dto/stats.query.js';
 import { StatsRepository } from './stats.repository.js';
 
@@ -12,16 +13,19 @@ export const MAX_BUCKETS = 10_000;
 export class StatsService {
   constructor(
     private readonly stats: StatsRepository,
-    private readonly platforms: PlatformsService,
+    private readonly platforms: PlatformsRepository,
   ) {}
 
-  async overview() {
+  /** Totals and new counts decoded (one row each), the platforms as PostgreSQL rendered them. */
+  async overview(): Promise<RenderedJson> {
     const [totals, fresh, platforms] = await Promise.all([
       this.stats.totals(),
       this.stats.newCounts(),
-      this.platforms.list(),
+      this.platforms.withCounts(),
     ]);
-    return { totals, new: fresh, platforms };
+    return RenderedJson.data(
+      `{"totals":${JSON.stringify(totals)},"new":${JSON.stringify(fresh)},"platforms":${platforms}}`,
+    );
   }
 
   async topDomains(query: TopDomainsQuery) {
