@@ -23,8 +23,6 @@ import type { DatabaseTarget } from './database/database.js';
 
 export const BODY_LIMIT = 16 * 1024;
 
-const drains = new WeakMap<object, HttpDrain>();
-
 /** A worker-only process (HTTP=off) answers its health probes (and /metrics) and nothing else. */
 function workerOnly(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   if (/^\/(health\/(live|ready)|metrics)\/?(\?|$)/.test(request.url)) return done();
@@ -61,7 +59,7 @@ function parseAccountForm(
 
 /** Stops the app's HTTP server gracefully (see HttpDrain); true when nothing had to be cut. */
 export function drainHttp(app: NestFastifyApplication, timeoutMs: number): Promise<boolean> {
-  return drains.get(app.getHttpServer())?.drain(timeoutMs) ?? Promise.resolve(true);
+  return HttpDrain.of(app.getHttpServer())?.drain(timeoutMs) ?? Promise.resolve(true);
 }
 
 /** Builds the API on Fastify: both prefixes, request ids on every response, the contract's errors everywhere. */
@@ -98,7 +96,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
     void reply.header('x-request-id', request.id);
     applySecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
-  drains.set(fastify.server, HttpDrain.install(fastify));
+  HttpDrain.install(fastify);
   logRequests(fastify, logger);
   if (env.HTTP === 'off') fastify.addHook('onRequest', workerOnly);
   instrumentHttp(fastify, metrics, env.METRICS === 'on', env.METRICS_TOKEN);

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { sendError } from './send-error.js';
@@ -9,13 +10,29 @@ import { sendError } from './send-error.js';
  * streams already running to finish. What is still open at the deadline is cut.
  */
 export class HttpDrain {
+  private static readonly byServer = new WeakMap<object, HttpDrain>();
   private draining = false;
+  private readonly closers = new Set<() => void>();
+  private readonly sockets = new Set<Socket>();
 
-  constructor(private readonly server: Server) {}
+  constructor(private readonly server: Server) {
+    server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+  }
 
-  /** Registers the hook that refuses requests once draining has begun. */
+  /** The drain of an app's HTTP server, if it has one. */
+  static of(server: object): HttpDrain | undefined {
+    return HttpDrain.byServer.get(server);
+  }
+
+  /**
+   * Registers the hook that refuses requests once draining has begun, and remembers the drain for HttpDrain.of.
+   */
   static install(fastify: FastifyInstance): HttpDrain {
     const drain = new HttpDrain(fastify.server);
+    HttpDrain.byServer.set(fastify.server, drain);
     fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       if (!drain.draining) return done();
       void reply.header('connection', 'close');
@@ -24,14 +41,31 @@ export class HttpDrain {
     return drain;
   }
 
+  /**
+   * Calls `close` when draining begins, for responses that never end by themselves (live streams): they end
+   * then, and their clients reconnect to another process. Returns the function that unregisters it.
+   */
+  onDrain(close: () => void): () => void {
+    if (this.draining) close();
+    else this.closers.add(close);
+    return () => this.closers.delete(close);
+  }
+
   /** Resolves true when every connection ended by itself, false when the deadline cut the rest. */
   async drain(timeoutMs: number): Promise<boolean> {
     this.draining = true;
+    for (const close of this.closers) close();
+    this.closers.clear();
     if (!this.server.listening) return true;
     const closed = new Promise<true>((resolve) => this.server.close(() => resolve(true)));
-    // A keep-alive connection whose last response just ended is idle: close those as they appear.
-    this.server.closeIdleConnections();
-    const sweeper = setInterval(() => this.server.closeIdleConnections(), 100);
+    // A keep-alive connection whose last response just ended is idle: close those as they appear. So is one that
+    // never sent a request (HTTP clients and browsers open spare connections), which Node does not count as idle.
+    const sweep = () => {
+      this.server.closeIdleConnections();
+      for (const socket of this.sockets) if (socket.bytesRead === 0) socket.destroy();
+    };
+    sweep();
+    const sweeper = setInterval(sweep, 100);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
     const finished = await Promise.race([closed, deadline]);
