@@ -16,6 +16,9 @@ import { createBenchDatabase, loadTest, startService, writeResult } from './harn
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+// pgbench's figures are reported beside the targets, not measured against them: a shorter run keeps the bench
+// under 15 minutes.
+const dbFloorSeconds = Number(process.env.BENCH_DB_FLOOR_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
 const db = await createBenchDatabase('api', { hosts });
@@ -175,7 +178,7 @@ async function dbFloor(paths) {
       '-j',
       '2',
       '-T',
-      String(seconds),
+      String(dbFloorSeconds),
       '-l',
       '--log-prefix',
       join(dir, 'log'),

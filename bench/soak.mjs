@@ -1,4 +1,4 @@
-// The soak: BENCH_SOAK_SECONDS (120) of mixed read load at BENCH_SOAK_CONNECTIONS (64) connections on the built
+// The soak: BENCH_SOAK_SECONDS (90) of mixed read load at BENCH_SOAK_CONNECTIONS (64) connections on the built
 // service with its worker on, while scans run the whole time (a loopback crt.sh-format server hands each scan
 // BENCH_SOAK_NAMES (20,000) names, and a writer keeps queueing rescans). Passes when no request fails and the
 // service's memory does not grow: the lowest RSS of the last 20 s is within 10% of the lowest of the first 20 s.
@@ -9,10 +9,10 @@ import { createServer } from 'node:http';
 import { createBenchDatabase, loadTest, startService, writeResult } from './harness.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
-const seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 120);
+const seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 90);
 const connections = Number(process.env.BENCH_SOAK_CONNECTIONS ?? 64);
 const namesPerScan = Number(process.env.BENCH_SOAK_NAMES ?? 20_000);
-const warmupSeconds = Number(process.env.BENCH_SOAK_WARMUP_SECONDS ?? 30);
+const warmupSeconds = Number(process.env.BENCH_SOAK_WARMUP_SECONDS ?? 20);
 
 const SCANNED = ['soak-a.test', 'soak-b.test', 'soak-c.test'];
 
