@@ -22,6 +22,7 @@ import { PlatformsModule } from './platforms/platforms.module.js';
 import { ScansModule } from './scans/scans.module.js';
 import { ExportModule } from './export/export.module.js';
 import { StatsModule } from './stats/stats.module.js';
+import { NewHostSignalModule, StreamModule } from './stream/stream.module.js';
 import { WorkerModule } from './worker/worker.module.js';
 
 /** The HTTP API: every feature module behind one guard, one validation pipe and one error filter. */
@@ -48,6 +49,8 @@ export class AppModule {
         ScansModule,
         StatsModule,
         ExportModule,
+        NewHostSignalModule,
+        StreamModule,
         HealthModule,
         ApiIndexModule,
         AccountModule,

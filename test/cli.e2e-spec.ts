@@ -161,6 +161,67 @@ describe('operator CLI', () => {
     expect((await domainRows()).map((d: { domain: string }) => d.domain)).toEqual(['acme.com']);
   });
 
+  it('webhooks add, list and remove manage webhooks; list never prints a secret', async () => {
+    await cli('domains', 'add', 'hooked.com', '--platform', 'hackerone');
+    const secret = 'a-secret-of-24-characters';
+    const added = await cli(
+      'webhooks',
+      'add',
+      'https://hooks.example.net/in',
+      '--domain',
+      'hooked.com',
+      '--secret',
+      secret,
+    );
+    expect(added.code).toBe(0);
+    const id = lastLine(added);
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const slack = await cli(
+      'webhooks',
+      'add',
+      'https://hooks.slack.example/T1',
+      '--platform',
+      'bugcrowd',
+      '--format',
+      'slack',
+    );
+    expect(slack.code).toBe(0);
+    expect(
+      await t.dataSource.query(`SELECT url, platform_slug, format, secret FROM webhooks ORDER BY created_at`),
+    ).toEqual([
+      { url: 'https://hooks.example.net/in', platform_slug: null, format: 'json', secret },
+      { url: 'https://hooks.slack.example/T1', platform_slug: 'bugcrowd', format: 'slack', secret: null },
+    ]);
+
+    const list = await cli('webhooks', 'list');
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(id);
+    expect(list.stdout).toMatch(/hooked\.com\s+json\s+yes/);
+    expect(list.stdout).toMatch(/platform bugcrowd\s+slack\s+no/);
+    expect(list.stdout + list.stderr).not.toContain(secret);
+
+    for (const [args, message] of [
+      [['ftp://x.example/'], /must be http or https/],
+      [['not a url'], /is not a URL/],
+      [['https://x.example/', '--format', 'xml'], /--format must be one of json, slack, discord/],
+      [['https://x.example/', '--platform', 'nope'], /unknown platform "nope"/],
+      [['https://x.example/', '--domain', 'untracked.com'], /untracked\.com is not a tracked domain/],
+      [['https://x.example/', '--domain', 'hooked.com', '--platform', 'hackerone'], /not both/],
+      [['https://x.example/', '--secret', 'short'], /at least 16 characters/],
+    ] as const) {
+      const refused = await cli('webhooks', 'add', ...args);
+      expect({ args, code: refused.code }).toEqual({ args, code: 1 });
+      expect(refused.stderr).toMatch(message);
+    }
+
+    expect((await cli('webhooks', 'remove', id)).code).toBe(0);
+    expect((await cli('webhooks', 'remove', 'https://hooks.slack.example/T1')).code).toBe(0);
+    const unknown = await cli('webhooks', 'remove', id);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no webhook with the id or URL/);
+    expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM webhooks`)).toEqual([{ n: 0 }]);
+  });
+
   it('migrate reports an up-to-date schema', async () => {
     const r = await cli('migrate');
     expect(r.code).toBe(0);

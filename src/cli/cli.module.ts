@@ -27,6 +27,9 @@ import { ScansModule } from '../scans/scans.module.js';
 import { ScanClaimsRepository } from '../worker/scan-claims.repository.js';
 import { TokensCommand, TokensCreateCommand, TokensListCommand, TokensRevokeCommand } from './tokens.command.js';
 import { UsersModule } from '../users/users.module.js';
+import { NewHostSignalModule } from '../stream/stream.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { WebhooksAddCommand, WebhooksCommand, WebhooksListCommand, WebhooksRemoveCommand } from './webhooks.command.js';
 import {
   UsersCommand,
   UsersCreateCommand,
@@ -51,6 +54,8 @@ export class CliModule {
         DemoModule,
         ImportModule,
         UsersModule,
+        NewHostSignalModule,
+        WebhooksModule,
       ],
       providers: [
         CliOutput,
@@ -58,6 +63,10 @@ export class CliModule {
         ApiKeysService,
         TokensCommand,
         TokensCreateCommand,
+        WebhooksCommand,
+        WebhooksAddCommand,
+        WebhooksListCommand,
+        WebhooksRemoveCommand,
         TokensListCommand,
         TokensRevokeCommand,
         UsersCommand,

@@ -163,6 +163,51 @@ export class Environment {
   @IsInt()
   SHUTDOWN_TIMEOUT = 25;
 
+  @EnvVar('Seconds between heartbeat comments on an idle /subdomains/stream connection.', '15')
+  @Transform(toInt)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  STREAM_HEARTBEAT_SECONDS = 15;
+
+  @EnvVar(
+    "Seconds between a /subdomains/stream connection's own looks for new hosts; a scan's signal (LISTEN/NOTIFY) wakes it sooner.",
+    '5',
+  )
+  @Transform(toInt)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  STREAM_POLL_SECONDS = 5;
+
+  @EnvVar('Most /subdomains/stream connections one process serves at once; more are answered 503.', '1000')
+  @Transform(toInt)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
+  STREAM_MAX_CLIENTS = 1000;
+
+  @EnvVar('Seconds a webhook endpoint has to answer a delivery before the attempt counts as failed.', '10')
+  @Transform(toInt)
+  @Min(1)
+  @Max(300)
+  @IsInt()
+  WEBHOOK_TIMEOUT_SECONDS = 10;
+
+  @EnvVar('Attempts at a webhook delivery before it is given up (the waits between them grow fourfold).', '6')
+  @Transform(toInt)
+  @Min(1)
+  @Max(20)
+  @IsInt()
+  WEBHOOK_MAX_ATTEMPTS = 6;
+
+  @EnvVar('Seconds before the second attempt at a failed webhook delivery; each later wait is four times longer.', '30')
+  @Transform(toInt)
+  @Min(1)
+  @Max(86_400)
+  @IsInt()
+  WEBHOOK_RETRY_SECONDS = 30;
+
   @EnvVar('Hours between scheduled scans of an enabled domain.', '24')
   @Transform(toInt)
   @Min(1)

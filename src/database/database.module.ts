@@ -11,6 +11,11 @@ export class MigrationReport {
   applied: string[] = [];
 }
 
+/** Which database this process uses: a server by URL, or the embedded one. */
+export class DatabaseInfo {
+  constructor(readonly target: DatabaseTarget) {}
+}
+
 /** The TypeORM data source; pending migrations are applied before anything else uses it. */
 @Global()
 @Module({})
@@ -19,8 +24,11 @@ export class DatabaseModule {
     const report = new MigrationReport();
     return {
       module: DatabaseModule,
-      providers: [{ provide: MigrationReport, useValue: report }],
-      exports: [MigrationReport],
+      providers: [
+        { provide: MigrationReport, useValue: report },
+        { provide: DatabaseInfo, useValue: new DatabaseInfo(target) },
+      ],
+      exports: [MigrationReport, DatabaseInfo],
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({ ...dataSourceOptions(target, env), retryAttempts: 2, retryDelay: 1000 }),

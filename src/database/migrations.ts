@@ -6,6 +6,7 @@ import { NewHostCounts1764000000000 } from '../../migrations/1764000000000-NewHo
 import { ProgramHandle1764100000000 } from '../../migrations/1764100000000-ProgramHandle.js';
 import { DomainNewHostCounts1764200000000 } from '../../migrations/1764200000000-DomainNewHostCounts.js';
 import { Users1764300000000 } from '../../migrations/1764300000000-Users.js';
+import { Webhooks1764400000000 } from '../../migrations/1764400000000-Webhooks.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -15,6 +16,7 @@ export const MIGRATIONS = [
   ProgramHandle1764100000000,
   DomainNewHostCounts1764200000000,
   Users1764300000000,
+  Webhooks1764400000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

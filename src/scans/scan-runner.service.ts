@@ -1,6 +1,7 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
 import { Metrics } from '../metrics/metrics.js';
+import { NewHostSignal } from '../stream/new-host-signal.js';
 import { type ActiveScan, ScanStoreRepository } from './scan-store.repository.js';
 import { CommandSource } from './sources/command.source.js';
 import { mapLimit } from './sources/concurrency.js';
@@ -38,6 +39,7 @@ export class ScanRunner {
   constructor(
     private readonly env: Environment,
     private readonly store: ScanStoreRepository,
+    private readonly signal: NewHostSignal,
     // The CLI runs scans without the HTTP app's metrics.
     @Optional() private readonly metrics?: Metrics,
   ) {
@@ -63,6 +65,7 @@ export class ScanRunner {
           this.logger.log(`scan ${scan.id} of ${scan.domain} (${scan.trigger}) succeeded: ${JSON.stringify(final)}`);
           this.metrics?.scans.inc({ status: 'success', trigger: scan.trigger });
           this.metrics?.hostsDiscovered.inc(final.new);
+          if (final.new > 0) await this.signal.publish(scan.domainId);
           return { status: 'success', ...final };
         }
         if (Date.now() >= deadline) break;
@@ -117,11 +120,12 @@ export class ScanRunner {
     }
     const seen = batch.filter((c, i) => answers[i].status === 'yes' || (answers[i].status === 'unknown' && c.known));
     const next: ScanProgress = { phase: 'resolve', after: batch[batch.length - 1].host };
-    await this.store.recordSeen(
+    const added = await this.store.recordSeen(
       scan,
       seen.map((c) => c.host),
       next,
     );
+    if (added > 0) await this.signal.publish(scan.domainId);
     return next;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
+import { enqueueDeliveries } from '../webhooks/webhooks.repository.js';
 import type { ScanTrigger } from './scan.entity.js';
 
 /** A running scan a worker holds. */
@@ -28,6 +29,14 @@ export interface HostCounts {
  * Scan persistence: every statement here is set-based (unnest or INSERT … SELECT), so a scan that finds
  * 100k names commits them in a few statements, not a loop.
  */
+/**
+ * Takes the transaction's id at once, before any host is written with first_seen_at = now(): live streams hold
+ * their events behind open transactions that hold an id (see HORIZON), so a slow commit is never skipped.
+ */
+async function writing(m: EntityManager): Promise<void> {
+  await rows(m, `SELECT pg_current_xact_id()`);
+}
+
 @Injectable()
 export class ScanStoreRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -49,11 +58,13 @@ export class ScanStoreRepository {
     });
   }
 
-  /** Records hosts as seen now (liveness slices) and saves where the scan goes on. */
-  async recordSeen(scan: ActiveScan, hosts: string[], progress: object): Promise<void> {
-    await this.db.transaction(async (m) => {
+  /** Records hosts as seen now (liveness slices) and saves where the scan goes on; returns how many are new. */
+  recordSeen(scan: ActiveScan, hosts: string[], progress: object): Promise<number> {
+    return this.db.transaction(async (m) => {
+      await writing(m);
       const counts = await this.upsertSeen(m, scan.domainId, `SELECT unnest($2::text[]) AS host`, [hosts]);
       await this.addCounts(m, scan.id, counts, progress);
+      return counts.newCount;
     });
   }
 
@@ -77,6 +88,7 @@ export class ScanStoreRepository {
    */
   finishSuccess(scan: ActiveScan, commitStaged: boolean) {
     return this.db.transaction(async (m) => {
+      await writing(m);
       if (commitStaged) {
         const counts = await this.upsertSeen(m, scan.domainId, `SELECT host FROM scan_names WHERE scan_id = $2`, [
           scan.id,
@@ -108,6 +120,7 @@ export class ScanStoreRepository {
         [scan.id, inactive],
       );
       await this.closeScan(m, scan, 'success', final.new);
+      if (final.new > 0) await enqueueDeliveries(m, scan.id, scan.domainId);
       return final;
     });
   }

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_SCHEME, BEARER_SCHEME } from '../decorators/auth.decorators.js';
 import { API_PREFIX, MIRROR_PREFIX } from '../http/route-index.js';
+import { WEBHOOKS_OPENAPI } from '../../webhooks/webhook-openapi.js';
 
 const DESCRIPTION = `Token-authenticated API over tracked root domains of bug-bounty programs, their hosts (subdomains),
 scans, statistics and bulk feeds.
@@ -12,7 +13,10 @@ Timestamps are ISO 8601 in UTC with microseconds. \`limit\` above its maximum is
 used); a malformed parameter answers 400 invalid_query naming it; parameters not listed are ignored.
 A process that is shutting down answers any request still arriving on an open connection with 503
 service_unavailable and \`Connection: close\`: retry it (another process, or this one once restarted, answers).
-Cross-origin browser access is off unless the operator lists origins (CORS_ORIGINS).`;
+Cross-origin browser access is off unless the operator lists origins (CORS_ORIGINS).
+
+Besides polling, GET /subdomains/stream pushes new hosts as Server-Sent Events, and webhooks (see
+\`webhooks\`) receive them after each scan.`;
 
 /** The API's OpenAPI 3.1 document, generated from the controllers' decorators. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -43,7 +47,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       }
     }
   }
-  return toOpenApi31(document);
+  return toOpenApi31({ ...document, webhooks: WEBHOOKS_OPENAPI });
 }
 
 type Json = { [key: string]: unknown };

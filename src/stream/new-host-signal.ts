@@ -1,0 +1,123 @@
+import { EventEmitter } from 'node:events';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { DatabaseInfo } from '../database/database.module.js';
+import { affected, poolOf, rows } from '../database/sql.js';
+
+/** The PostgreSQL channel that carries "a scan committed new hosts" between processes. */
+export const NEW_HOSTS_CHANNEL = 'subdomain_monitor_new_hosts';
+
+/** What a signal says: which domain (and its platform) got new hosts. Streams skip signals for other filters. */
+export interface NewHostsSignal {
+  domain_id: number;
+  platform: string;
+}
+
+const RECONNECT_MS = [1000, 2000, 5000, 10_000];
+
+/**
+ * Tells live streams that new hosts were committed. A scan publishes after its commit: listeners in this
+ * process hear it at once, and on a PostgreSQL server a NOTIFY carries it to every other process, whose
+ * LISTEN connection (one per process, opened with the first listener) hands it on. The embedded database is
+ * one process: the in-process signal is all it needs. A lost signal only delays a stream until its next poll.
+ */
+@Injectable()
+export class NewHostSignal implements OnModuleDestroy {
+  private readonly logger = new Logger('NewHostSignal');
+  private readonly events = new EventEmitter().setMaxListeners(0);
+  private client: pg.Client | null = null;
+  private connecting: Promise<void> | null = null;
+  private failures = 0;
+  private closed = false;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly info: DatabaseInfo,
+  ) {}
+
+  /**
+   * Announces new hosts of a domain, after their commit: to this process's listeners, and on a server through
+   * NOTIFY to every process's (this one's may hear it twice). Never throws: a stream's poll is the fallback.
+   */
+  async publish(domainId: number): Promise<void> {
+    try {
+      const [signal] = await rows<NewHostsSignal>(
+        this.db,
+        `SELECT id AS domain_id, platform_slug AS platform FROM domains WHERE id = $1`,
+        [domainId],
+      );
+      if (!signal) return;
+      this.events.emit('local', signal);
+      this.events.emit('signal', signal);
+      if (this.info.target.kind === 'server') {
+        await affected(this.db, `SELECT pg_notify($1, $2)`, [NEW_HOSTS_CHANNEL, JSON.stringify(signal)]);
+      }
+    } catch (e) {
+      this.logger.warn(`could not signal new hosts of domain ${domainId}: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * Calls `listener` on every signal, from any process, until the returned function is called; null means
+   * signals may have been missed (the LISTEN connection was lost): look anyway.
+   */
+  subscribe(listener: (signal: NewHostsSignal | null) => void): () => void {
+    this.events.on('signal', listener);
+    if (this.info.target.kind === 'server') void this.listen();
+    return () => this.events.off('signal', listener);
+  }
+
+  /** Calls `listener` on the signals of this process's own scans. */
+  subscribeLocal(listener: (signal: NewHostsSignal) => void): () => void {
+    this.events.on('local', listener);
+    return () => this.events.off('local', listener);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closed = true;
+    await this.client?.end().catch(() => undefined);
+    this.client = null;
+  }
+
+  /** Opens the LISTEN connection once; a lost one is opened again with back-off while anyone listens. */
+  private listen(): Promise<void> {
+    if (this.client || this.connecting || this.closed) return this.connecting ?? Promise.resolve();
+    this.connecting = this.connect().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client(poolOf(this.db).options);
+    client.on('notification', (message) => {
+      try {
+        this.events.emit('signal', JSON.parse(message.payload ?? '') as NewHostsSignal);
+      } catch {
+        // A payload that is not ours: ignore it.
+      }
+    });
+    client.on('error', (e) => this.lost(client, e));
+    client.on('end', () => this.lost(client, new Error('connection ended')));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${NEW_HOSTS_CHANNEL}`);
+      this.client = client;
+      this.failures = 0;
+      // Hosts committed while no connection listened: streams look again.
+      this.events.emit('signal', null);
+    } catch (e) {
+      await client.end().catch(() => undefined);
+      this.lost(null, e as Error);
+    }
+  }
+
+  private lost(client: pg.Client | null, error: Error): void {
+    if (client && this.client !== client) return;
+    this.client = null;
+    if (this.closed || this.events.listenerCount('signal') === 0) return;
+    const wait = RECONNECT_MS[Math.min(this.failures++, RECONNECT_MS.length - 1)];
+    if (this.failures === 1) this.logger.warn(`LISTEN connection lost (${error.message}); reconnecting`);
+    setTimeout(() => void this.listen(), wait).unref();
+  }
+}

@@ -1,0 +1,72 @@
+import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { ApiErrors } from '../common/openapi/api-responses.js';
+import { StreamQuery } from './dto/stream.query.js';
+import { StreamService } from './stream.service.js';
+
+@ApiTags('Subdomains')
+@RequireScope('read')
+@Controller('subdomains')
+export class StreamController {
+  constructor(private readonly streams: StreamService) {}
+
+  @Get('stream')
+  @ApiOperation({
+    summary: 'Live new hosts as Server-Sent Events',
+    description:
+      'Not the envelope: a `text/event-stream` that stays open. Each host a scan records is one event, oldest ' +
+      'first: `event: host`, `id: <first_seen_at>_<id>` (the keyset of /subdomains/new), and `data` a JSON ' +
+      'object `{host, domain, platform, first_seen_at}`. Without Last-Event-ID the stream starts with hosts ' +
+      'recorded from now on; with it (EventSource sends it when it reconnects) it resumes right after that ' +
+      'event, with nothing skipped or repeated. A comment line (`: heartbeat`) is written when the stream has ' +
+      'been idle for STREAM_HEARTBEAT_SECONDS (15), so proxies keep it open. Events follow a scan commit within ' +
+      'a second (a PostgreSQL NOTIFY wakes every API process), and never later than STREAM_POLL_SECONDS. When the ' +
+      'process shuts down the stream ends; reconnect with Last-Event-ID. Errors before the stream opens are the ' +
+      'JSON errors.',
+  })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'Resume after this event id (`<first_seen_at>_<id>`, as a host of /subdomains/new gives it too)',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiResponse({
+    status: 200,
+    description: 'The event stream',
+    content: {
+      'text/event-stream': {
+        schema: {
+          type: 'string',
+          example:
+            'retry: 2000\n: connected\n\n' +
+            'id: 2026-11-21T07:08:00.123456Z_1234\nevent: host\n' +
+            'data: {"host":"api.example.com","domain":"example.com","platform":"hackerone","first_seen_at":"2026-11-21T07:08:00.123456Z"}\n\n' +
+            ': heartbeat\n\n',
+        },
+      },
+    },
+  })
+  @ApiErrors('invalid_query', 'invalid_domain', 'not_found', 'service_unavailable')
+  async stream(
+    @Query() query: StreamQuery,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const body = await this.streams.open(query, lastEventId, request.server.server);
+    void reply
+      .type('text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-cache, no-store')
+      .header('x-accel-buffering', 'no')
+      .header('connection', 'close');
+    // A stream's connection is never reused. Once the stream has ended (the process is stopping) or its client
+    // has gone (a half-closed socket ends it too), close the connection rather than wait for the client's side.
+    const socket = reply.raw.socket;
+    const hangUp = () => socket?.destroy();
+    reply.raw.once('finish', hangUp);
+    body.once('close', hangUp);
+    return body;
+  }
+}

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { isoSql, Params, rows, type Statement } from '../database/sql.js';
+
+/** How long a transaction may run before it writes and still count as a possible writer of hosts. */
+const WRITER_GRACE_SECONDS = 10;
+
+/** A position in the stream: after the host (first_seen_at, id), the keyset of /subdomains/new. */
+export interface StreamPosition {
+  ts: string;
+  id: string;
+}
+
+export interface StreamFilter {
+  platform?: string;
+  domainId?: number;
+}
+
+export interface StreamHost {
+  id: string;
+  host: string;
+  domain: string;
+  platform: string;
+  first_seen_at: string;
+}
+
+/**
+ * The moment before which every host is committed (an SQL expression). Scans write first_seen_at = now(), their
+ * transaction's start, so a host not yet committed belongs to a transaction still open that started no later
+ * than its first_seen_at: the oldest such start (or now, when none is open) is the horizon. Events stop short
+ * of it, so a slow commit never lands behind a position a client already has.
+ *
+ * Transactions that can write hosts: those holding a transaction id (every write takes one; scan persistence
+ * takes it with its first statement, see ScanStoreRepository.writing), and young ones that may be about to.
+ * Long read-only ones (an export) do not hold events back.
+ */
+export const HORIZON = `(SELECT least(now(), min(xact_start)) FROM pg_stat_activity
+   WHERE datname = current_database() AND pid <> pg_backend_pid()
+     AND (backend_xid IS NOT NULL OR xact_start > now() - interval '${WRITER_GRACE_SECONDS} seconds'))`;
+
+/** Hosts after a position, oldest first, up to the horizon (hosts_new_feed_idx; hosts_domain_feed_idx for a domain). */
+export function streamStatement(after: StreamPosition, filter: StreamFilter, limit: number): Statement {
+  const q = new Params();
+  const where = [
+    `(h.first_seen_at, h.id) > (${q.p(after.ts)}::timestamptz, ${q.p(after.id)}::bigint)`,
+    `h.first_seen_at < ${HORIZON}`,
+  ];
+  if (filter.domainId !== undefined) where.push(`h.domain_id = ${q.p(filter.domainId)}`);
+  if (filter.platform) where.push(`d.platform_slug = ${q.p(filter.platform)}`);
+  return {
+    sql: `SELECT h.id::text AS id, h.host, d.domain, d.platform_slug AS platform,
+                 ${isoSql('h.first_seen_at')} AS first_seen_at
+            FROM hosts h JOIN domains d ON d.id = h.domain_id
+           WHERE ${where.join(' AND ')}
+           ORDER BY h.first_seen_at, h.id
+           LIMIT ${q.p(limit)}`,
+    params: q.values,
+  };
+}
+
+/**
+ * The live stream's reads. They go to the primary, never a replica: the horizon is the primary's open
+ * transactions, and a replica's lag would hold events back.
+ */
+@Injectable()
+export class StreamRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Where a stream without Last-Event-ID starts: at the horizon, so everything committed from now on follows. */
+  async tail(): Promise<StreamPosition> {
+    const [row] = await rows<{ ts: string }>(this.db, `SELECT ${isoSql(HORIZON)} AS ts`);
+    return { ts: row.ts, id: '0' };
+  }
+
+  after(position: StreamPosition, filter: StreamFilter, limit: number): Promise<StreamHost[]> {
+    const { sql, params } = streamStatement(position, filter, limit);
+    return rows<StreamHost>(this.db, sql, params);
+  }
+}

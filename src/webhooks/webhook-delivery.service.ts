@@ -1,0 +1,129 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Environment } from '../config/environment.js';
+import { mapLimit } from '../scans/sources/concurrency.js';
+import { NewHostSignal } from '../stream/new-host-signal.js';
+import {
+  DELIVERY_HEADER,
+  EVENT_HEADER,
+  MAX_HOSTS_PER_DELIVERY,
+  renderPayload,
+  SIGNATURE_HEADER,
+  signature,
+} from './webhook-payload.js';
+import { type ClaimedDelivery, WebhooksRepository } from './webhooks.repository.js';
+
+/** How often the worker looks for due deliveries (retries, and scans finished in other processes). */
+const LOOK_MS = 2000;
+const BATCH = 20;
+const PARALLEL = 4;
+
+/**
+ * The worker's webhook deliveries: a scan with new hosts queues one per matching webhook in its commit; this
+ * service takes due ones at once after a scan of this process and every few seconds, POSTs each with a timeout,
+ * and records the outcome. A failed attempt is retried after WEBHOOK_RETRY_SECONDS, four times longer each time,
+ * until WEBHOOK_MAX_ATTEMPTS. Deliveries run beside the scans and never hold one up.
+ */
+@Injectable()
+export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private timer?: NodeJS.Timeout;
+  private unsubscribe?: () => void;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly env: Environment,
+    private readonly webhooks: WebhooksRepository,
+    private readonly signal: NewHostSignal,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.unsubscribe = this.signal.subscribeLocal(() => this.kick());
+    this.timer = setInterval(() => this.kick(), LOOK_MS);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.unsubscribe?.();
+    await this.running;
+  }
+
+  /** Delivers what is due now; a call while deliveries run makes them look again when they are done. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.deliverDue().finally(() => (this.running = null));
+  }
+
+  /** Resolves once nothing due is left (tests wait on it). */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async deliverDue(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        let claimed: ClaimedDelivery[];
+        do {
+          claimed = await this.webhooks.claimDue(BATCH, this.env.WEBHOOK_TIMEOUT_SECONDS + 30);
+          await mapLimit(claimed, PARALLEL, (d) => this.attempt(d));
+        } while (claimed.length === BATCH && !this.stopped);
+      } while (this.again && !this.stopped);
+    } catch (e) {
+      this.logger.warn(`webhook deliveries skipped, the database is not answering: ${(e as Error).message}`);
+    }
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const hosts = await this.webhooks.newHostsOf(delivery.scan_id, MAX_HOSTS_PER_DELIVERY);
+    const body = renderPayload(delivery.format, {
+      deliveryId: delivery.id,
+      scanId: delivery.scan_id,
+      domain: delivery.domain,
+      platform: delivery.platform,
+      newCount: delivery.new_count,
+      hosts,
+    });
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'subdomain-monitor-webhooks/1',
+      [EVENT_HEADER]: 'new_hosts',
+      [DELIVERY_HEADER]: delivery.id,
+    };
+    if (delivery.secret) headers[SIGNATURE_HEADER] = signature(delivery.secret, body);
+    let result: { ok: boolean; status: number | null; error: string | null };
+    try {
+      const response = await fetch(delivery.url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.env.WEBHOOK_TIMEOUT_SECONDS * 1000),
+      });
+      await response.body?.cancel().catch(() => undefined);
+      const ok = response.status >= 200 && response.status < 300;
+      result = { ok, status: response.status, error: ok ? null : `HTTP ${response.status}` };
+    } catch (e) {
+      const error = e as Error & { cause?: { code?: string; message?: string } };
+      const reason = error.name === 'TimeoutError' ? 'timed out' : (error.cause?.code ?? error.cause?.message);
+      result = { ok: false, status: null, error: (reason ?? error.message).slice(0, 500) };
+    }
+    const retry =
+      result.ok || delivery.attempts >= this.env.WEBHOOK_MAX_ATTEMPTS
+        ? null
+        : this.env.WEBHOOK_RETRY_SECONDS * 4 ** (delivery.attempts - 1);
+    await this.webhooks.record(delivery, result, retry);
+    if (!result.ok) {
+      this.logger.warn(
+        `webhook ${delivery.webhook_id} delivery ${delivery.id} attempt ${delivery.attempts} failed (${result.error}); ` +
+          (retry === null ? 'given up' : `retrying in ${retry} s`),
+      );
+    }
+  }
+}

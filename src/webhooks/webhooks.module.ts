@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { DomainsModule } from '../domains/domains.module.js';
+import { PlatformsModule } from '../platforms/platforms.module.js';
+import { WebhookDeliveryService } from './webhook-delivery.service.js';
+import { WebhooksRepository } from './webhooks.repository.js';
+import { WebhooksService } from './webhooks.service.js';
+
+/** Registering webhooks (the CLI's): see WebhookDeliveryModule for delivering them. */
+@Module({
+  imports: [DomainsModule, PlatformsModule],
+  providers: [WebhooksRepository, WebhooksService],
+  exports: [WebhooksRepository, WebhooksService],
+})
+export class WebhooksModule {}
+
+/** Delivering webhooks: only in processes that run the worker. */
+@Module({
+  imports: [WebhooksModule],
+  providers: [WebhookDeliveryService],
+  exports: [WebhookDeliveryService],
+})
+export class WebhookDeliveryModule {}

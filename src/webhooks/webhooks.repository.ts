@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { affected, isoSql, rows } from '../database/sql.js';
+import type { WebhookFormat } from './webhook-payload.js';
+
+export interface NewWebhook {
+  url: string;
+  platform: string | null;
+  domainId: number | null;
+  format: WebhookFormat;
+  secret: string | null;
+}
+
+export interface WebhookRow {
+  id: string;
+  url: string;
+  platform: string | null;
+  domain: string | null;
+  format: WebhookFormat;
+  has_secret: boolean;
+  created_at: string;
+  last_attempt_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  failures: number;
+  delivered: number;
+  given_up: number;
+}
+
+/** A delivery taken by a worker: where it goes, how, and what the scan found. */
+export interface ClaimedDelivery {
+  id: string;
+  webhook_id: string;
+  scan_id: string;
+  attempts: number;
+  url: string;
+  format: WebhookFormat;
+  secret: string | null;
+  domain: string;
+  platform: string;
+  new_count: number;
+}
+
+/**
+ * Queues one delivery per matching webhook for a scan that recorded new hosts, inside the scan's own commit: a
+ * scan and its deliveries are saved together or not at all.
+ */
+export async function enqueueDeliveries(m: EntityManager, scanId: string, domainId: number): Promise<void> {
+  await affected(
+    m,
+    `INSERT INTO webhook_deliveries (webhook_id, scan_id)
+     SELECT w.id, $1 FROM webhooks w JOIN domains d ON d.id = $2
+      WHERE (w.domain_id IS NULL OR w.domain_id = d.id) AND (w.platform_slug IS NULL OR w.platform_slug = d.platform_slug)`,
+    [scanId, domainId],
+  );
+}
+
+@Injectable()
+export class WebhooksRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async add(webhook: NewWebhook): Promise<string> {
+    const [row] = await rows<{ id: string }>(
+      this.db,
+      `INSERT INTO webhooks (url, platform_slug, domain_id, format, secret) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [webhook.url, webhook.platform, webhook.domainId, webhook.format, webhook.secret],
+    );
+    return row.id;
+  }
+
+  list(): Promise<WebhookRow[]> {
+    return rows<WebhookRow>(
+      this.db,
+      `SELECT w.id, w.url, w.platform_slug AS platform, d.domain, w.format, w.secret IS NOT NULL AS has_secret,
+              ${isoSql('w.created_at')} AS created_at, ${isoSql('w.last_attempt_at')} AS last_attempt_at,
+              w.last_status, w.last_error, w.failures, w.delivered, w.given_up
+         FROM webhooks w LEFT JOIN domains d ON d.id = w.domain_id
+        ORDER BY w.created_at, w.id`,
+    );
+  }
+
+  /** Removes webhooks by id or URL (with their pending deliveries); returns the ids removed. */
+  async remove(idOrUrl: string): Promise<string[]> {
+    const removed = await rows<{ id: string }>(
+      this.db,
+      `DELETE FROM webhooks WHERE url = $1 OR id::text = lower($1) RETURNING id`,
+      [idOrUrl],
+    );
+    return removed.map((r) => r.id);
+  }
+
+  /**
+   * Takes up to `limit` due deliveries (webhook_deliveries_due_idx) for `leaseSeconds`, counting the attempt; a
+   * worker that dies holding one lets its lease run out, and another takes it.
+   */
+  claimDue(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+    return rows<ClaimedDelivery>(
+      this.db,
+      `WITH due AS (
+         SELECT id FROM webhook_deliveries
+          WHERE done_at IS NULL AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
+          ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED
+       ), taken AS (
+         UPDATE webhook_deliveries x SET attempts = x.attempts + 1, lease_until = now() + make_interval(secs => $2)
+           FROM due WHERE x.id = due.id
+         RETURNING x.id, x.webhook_id, x.scan_id, x.attempts
+       )
+       SELECT t.id, t.webhook_id, t.scan_id, t.attempts, w.url, w.format, w.secret, d.domain,
+              d.platform_slug AS platform, s.new_count
+         FROM taken t JOIN webhooks w ON w.id = t.webhook_id JOIN scans s ON s.id = t.scan_id
+         JOIN domains d ON d.id = s.domain_id`,
+      [limit, leaseSeconds],
+    );
+  }
+
+  /** The hosts a scan recorded first, oldest first (hosts_domain_feed_idx): those first seen while it ran. */
+  newHostsOf(scanId: string, limit: number): Promise<{ host: string; first_seen_at: string }[]> {
+    return rows(
+      this.db,
+      `SELECT h.host, ${isoSql('h.first_seen_at')} AS first_seen_at
+         FROM scans s JOIN hosts h ON h.domain_id = s.domain_id
+        WHERE s.id = $1 AND h.first_seen_at >= s.started_at AND h.first_seen_at <= s.finished_at
+        ORDER BY h.first_seen_at, h.id LIMIT $2`,
+      [scanId, limit],
+    );
+  }
+
+  /** Records an attempt: delivered, failed with a retry at `retryAfterSeconds`, or failed for good (null). */
+  async record(
+    delivery: ClaimedDelivery,
+    result: { ok: boolean; status: number | null; error: string | null },
+    retryAfterSeconds: number | null,
+  ): Promise<void> {
+    const outcome = result.ok ? 'delivered' : retryAfterSeconds === null ? 'given_up' : null;
+    await affected(
+      this.db,
+      `WITH attempt AS (
+         UPDATE webhook_deliveries SET last_status = $2, last_error = $3, lease_until = NULL, outcome = $4,
+                done_at = CASE WHEN $4::text IS NULL THEN NULL ELSE now() END,
+                next_attempt_at = now() + make_interval(secs => coalesce($5, 0))
+          WHERE id = $1
+       )
+       UPDATE webhooks SET last_attempt_at = now(), last_status = $2, last_error = $3,
+              failures = CASE WHEN $6 THEN 0 ELSE failures + 1 END,
+              delivered = delivered + CASE WHEN $4 = 'delivered' THEN 1 ELSE 0 END,
+              given_up = given_up + CASE WHEN $4 = 'given_up' THEN 1 ELSE 0 END
+        WHERE id = $7`,
+      [delivery.id, result.status, result.error, outcome, retryAfterSeconds, result.ok, delivery.webhook_id],
+    );
+  }
+}

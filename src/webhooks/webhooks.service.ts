@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { DomainsRepository } from '../domains/domains.repository.js';
+import { PlatformsRepository } from '../platforms/platforms.repository.js';
+import { WEBHOOK_FORMATS, type WebhookFormat } from './webhook-payload.js';
+import { type WebhookRow, WebhooksRepository } from './webhooks.repository.js';
+
+/** A bad argument from an operator; the CLI prints its message alone. */
+export class WebhookInputError extends Error {}
+
+export interface AddWebhook {
+  url: string;
+  platform?: string;
+  domain?: string;
+  format?: string;
+  secret?: string;
+}
+
+/** The operator's webhooks: validated before anything is written. */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly webhooks: WebhooksRepository,
+    private readonly domains: DomainsRepository,
+    private readonly platforms: PlatformsRepository,
+  ) {}
+
+  async add(input: AddWebhook): Promise<string> {
+    let url: URL;
+    try {
+      url = new URL(input.url);
+    } catch {
+      throw new WebhookInputError(`"${input.url}" is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new WebhookInputError(`the URL must be http or https, not ${url.protocol.replace(':', '')}`);
+    }
+    const format = (input.format ?? 'json') as WebhookFormat;
+    if (!WEBHOOK_FORMATS.includes(format)) {
+      throw new WebhookInputError(`--format must be one of ${WEBHOOK_FORMATS.join(', ')}, got "${input.format}"`);
+    }
+    if (input.platform && input.domain) throw new WebhookInputError('give --platform or --domain, not both');
+    if (input.platform && !(await this.platforms.findBySlug(input.platform))) {
+      const known = await this.platforms.listSlugs();
+      throw new WebhookInputError(`unknown platform "${input.platform}" (one of: ${known.join(', ')})`);
+    }
+    let domainId: number | null = null;
+    if (input.domain) {
+      const domain = await this.domains.findByName(input.domain);
+      if (!domain) throw new WebhookInputError(`${input.domain} is not a tracked domain`);
+      domainId = domain.id;
+    }
+    if (input.secret !== undefined && input.secret.length < 16) {
+      throw new WebhookInputError('--secret must be at least 16 characters');
+    }
+    return this.webhooks.add({
+      url: url.href,
+      platform: input.platform ?? null,
+      domainId,
+      format,
+      secret: input.secret ?? null,
+    });
+  }
+
+  list(): Promise<WebhookRow[]> {
+    return this.webhooks.list();
+  }
+
+  async remove(idOrUrl: string): Promise<string[]> {
+    const removed = await this.webhooks.remove(idOrUrl);
+    if (removed.length === 0) throw new WebhookInputError(`no webhook with the id or URL ${idOrUrl}`);
+    return removed;
+  }
+}

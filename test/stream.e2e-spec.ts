@@ -1,0 +1,242 @@
+import fc from 'fast-check';
+import pg from 'pg';
+import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
+import { addHosts, hoursAgo, seedDomain } from './fixtures/data.js';
+import { SseClient } from './fixtures/sse.js';
+import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
+import { waitFor } from './fixtures/wait.js';
+import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
+import { NewHostSignal } from '../src/stream/new-host-signal.js';
+
+const EVENT_ID = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)_(\d+)$/;
+
+/**
+ * GET /subdomains/stream against real scans (the worker and a loopback crt.sh). Streams here only wake on a
+ * scan's signal: their own poll is set to an hour, so an event that arrives proves the signal carried it.
+ */
+describe('GET /subdomains/stream', () => {
+  let t: TestApp;
+  let crt: LoopbackCrtsh;
+  let read: Record<string, string>;
+  let write: Record<string, string>;
+  const clients: SseClient[] = [];
+
+  beforeAll(async () => {
+    crt = await new LoopbackCrtsh().start();
+    t = await startTestApp({
+      ...crtshWorker(crt),
+      STREAM_POLL_SECONDS: 3600,
+      STREAM_HEARTBEAT_SECONDS: 1,
+    });
+    read = bearer(await t.token(['read']));
+    write = bearer(await t.token(['read', 'write']));
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await t.close();
+    await crt.close();
+  });
+
+  const open = async (query = '', headers: Record<string, string> = read) => {
+    const client = await SseClient.open(`${t.baseUrl}/api/v1/subdomains/stream${query}`, headers);
+    clients.push(client);
+    return client;
+  };
+  const scan = (domain: string, names: string[]) => scanThroughApi(t, crt, write, domain, names);
+  /** The domain's hosts as the keyset orders them, with their event ids. */
+  const keyset = async (domain: string) =>
+    (
+      await t.dataSource.query<{ host: string; id: string }[]>(
+        `SELECT h.host, to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || h.id AS id
+           FROM hosts h JOIN domains d ON d.id = h.domain_id WHERE d.domain = $1 ORDER BY h.first_seen_at, h.id`,
+        [domain],
+      )
+    ).map((r) => ({ host: r.host, id: r.id }));
+
+  it('answers the contract JSON errors before a stream opens', async () => {
+    await seedDomain(t, { domain: 'known.com', platform: 'hackerone' });
+    const cases: [string, Record<string, string>, number, string][] = [
+      ['', {}, 401, 'missing_token'],
+      ['', { ...read, 'last-event-id': 'yesterday' }, 400, 'invalid_query'],
+      ['?last_event_id=2026-11-21T07:08:00Z_1', read, 400, 'invalid_query'],
+      ['?domain=Not%20A%20Domain', read, 400, 'invalid_domain'],
+      ['?domain=untracked.com', read, 404, 'not_found'],
+      ['?platform=nope', read, 400, 'invalid_query'],
+      ['?platform=hackerone&domain=known.com', read, 400, 'invalid_query'],
+    ];
+    for (const [query, headers, status, code] of cases) {
+      const client = await open(query, headers);
+      const body = client.body as { error: { code: string; message: string }; request_id: string };
+      expect({ query, status: client.status, code: body?.error?.code }).toEqual({ query, status, code });
+      expect(body.error.message.length).toBeGreaterThan(0);
+      expect(body.request_id).toBe(client.headers.get('x-request-id'));
+    }
+  });
+
+  it('answers 503 service_unavailable beyond STREAM_MAX_CLIENTS, and serves again once a stream ends', async () => {
+    const small = await startTestApp({ STREAM_MAX_CLIENTS: 1 });
+    try {
+      const key = bearer(await small.token(['read']));
+      const url = `${small.baseUrl}/api/v1/subdomains/stream`;
+      const first = await SseClient.open(url, key);
+      expect(first.status).toBe(200);
+      const second = await SseClient.open(url, key);
+      expect(second.status).toBe(503);
+      expect(second.body).toMatchObject({ error: { code: 'service_unavailable' } });
+      await first.close();
+      const third = await waitFor('a free place', async () => {
+        const c = await SseClient.open(url, key);
+        if (c.status === 200) return c;
+      });
+      await third.close();
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('answers hostile filters and ids with a stream or the contract error, never a 500', async () => {
+    const hostile = fc.oneof(
+      fc.constantFrom('', '0', '-1', '%00', '..', '2026-11-21T07:08:00.123456Z_', '9999-99-99T99:99:99.999999Z_1'),
+      fc.string({ maxLength: 120 }),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom('platform', 'domain', 'last_event_id'), hostile), { maxLength: 3 }),
+        fc.option(fc.string({ maxLength: 60 }).filter((v) => /^[\x20-\x7e]*$/.test(v))),
+        async (params, header) => {
+          const query = params
+            .map(([k, v]) => `${k}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, ''))}`)
+            .join('&');
+          const client = await open(
+            query ? `?${query}` : '',
+            header === null ? read : { ...read, 'last-event-id': header },
+          );
+          await client.close();
+          expect([query, header, client.status < 500]).toEqual([query, header, true]);
+          if (client.status === 200) expect(client.headers.get('content-type')).toMatch(/^text\/event-stream/);
+          else expect((client.body as { request_id: string }).request_id).toBe(client.headers.get('x-request-id'));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('streams the hosts scans record, oldest first, with keyset ids, and a heartbeat when idle', async () => {
+    const alpha = await seedDomain(t, { domain: 'alpha.com', platform: 'hackerone' });
+    await addHosts(t, alpha, [{ host: 'old.alpha.com', firstSeenAt: hoursAgo(1) }]);
+    const client = await open();
+    expect(client.status).toBe(200);
+    expect(client.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(client.headers.get('cache-control')).toContain('no-cache');
+    expect(client.headers.get('x-request-id')).toBeTruthy();
+
+    await scan('alpha.com', ['a.alpha.com', 'b.alpha.com', 'c.alpha.com']);
+    const events = await client.waitForEvents(3);
+    const expected = (await keyset('alpha.com')).filter((h) => h.host !== 'old.alpha.com');
+    expect(events.map((e) => ({ host: JSON.parse(e.data!).host, id: e.id }))).toEqual(expected);
+    for (const event of events) {
+      expect(event.event).toBe('host');
+      const data = JSON.parse(event.data!);
+      expect(Object.keys(data).sort()).toEqual(['domain', 'first_seen_at', 'host', 'platform']);
+      expect(data).toMatchObject({ domain: 'alpha.com', platform: 'hackerone' });
+      expect(event.id).toBe(`${data.first_seen_at}_${EVENT_ID.exec(event.id!)![2]}`);
+    }
+    // The same keyset as /subdomains/new: its rows give the same ids.
+    const feed = (await t.get('/subdomains/new?limit=3', read)).body.data as { id: string; first_seen_at: string }[];
+    expect(feed.map((h) => `${h.first_seen_at}_${h.id}`).reverse()).toEqual(events.map((e) => e.id));
+
+    await waitFor('a heartbeat', () => (client.comments.includes('heartbeat') ? true : undefined), { ms: 10_000 });
+    expect(client.comments[0]).toBe('connected');
+    expect(client.events).toHaveLength(3);
+  });
+
+  it('filters by platform and by domain', async () => {
+    await seedDomain(t, { domain: 'beta.com', platform: 'bugcrowd' });
+    await seedDomain(t, { domain: 'gamma.com', platform: 'hackerone' });
+    const all = await open();
+    const bugcrowd = await open('?platform=bugcrowd');
+    const gamma = await open('?domain=gamma.com');
+    await scan('beta.com', ['x.beta.com']);
+    await scan('gamma.com', ['y.gamma.com', 'z.gamma.com']);
+    await all.waitForEvents(3);
+    await bugcrowd.waitForEvents(1);
+    await gamma.waitForEvents(2);
+    // Every signal has been handled once `all` has the last host: the filtered streams have nothing more.
+    const names = (client: SseClient) => client.hosts().map((h) => h.host);
+    expect(names(all)).toEqual(['x.beta.com', ...(await keyset('gamma.com')).map((h) => h.host)]);
+    expect(names(bugcrowd)).toEqual(['x.beta.com']);
+    expect(names(gamma).sort()).toEqual(['y.gamma.com', 'z.gamma.com']);
+  });
+
+  it('resumes after Last-Event-ID (header or query) with every host once, nothing skipped or repeated', async () => {
+    await seedDomain(t, { domain: 'delta.com', platform: 'intigriti' });
+    const first = await open('?domain=delta.com');
+    await scan('delta.com', ['d1.delta.com', 'd2.delta.com', 'd3.delta.com']);
+    await first.waitForEvents(3);
+    // The client dropped after the second event; three more hosts are recorded while it is away.
+    const resumeAt = first.events[1].id!;
+    await first.close();
+    await scan('delta.com', [
+      'd1.delta.com',
+      'd2.delta.com',
+      'd3.delta.com',
+      'd4.delta.com',
+      'd5.delta.com',
+      'd6.delta.com',
+    ]);
+
+    const all = await keyset('delta.com');
+    expect(all).toHaveLength(6);
+    const byHeader = await open('?domain=delta.com', { ...read, 'last-event-id': resumeAt });
+    const byQuery = await open(`?domain=delta.com&last_event_id=${encodeURIComponent(resumeAt)}`);
+    for (const resumed of [byHeader, byQuery]) {
+      await resumed.waitForEvents(4);
+      const seen = [...first.events.slice(0, 2), ...resumed.events].map((e) => ({
+        host: JSON.parse(e.data!).host,
+        id: e.id,
+      }));
+      expect(seen).toEqual(all);
+    }
+    // Later hosts follow on the resumed stream as on any other.
+    await scan('delta.com', ['d7.delta.com']);
+    await byHeader.waitForEvents(5);
+    expect(byHeader.hosts().map((h) => h.host)).toEqual((await keyset('delta.com')).slice(2).map((h) => h.host));
+  });
+
+  // Two connections writing at once need the server: the embedded database runs one statement at a time.
+  (process.env.TEST_DATABASE_URL ? it : it.skip)(
+    'holds events behind a transaction still writing hosts, so a slow commit is never skipped',
+    async () => {
+      // The slow writer adds to another domain: its row lock on that domain would keep the worker from
+      // claiming a scan of the same one.
+      const slowDomain = await seedDomain(t, { domain: 'epsilon-slow.com', platform: 'yeswehack' });
+      await seedDomain(t, { domain: 'epsilon.com', platform: 'yeswehack' });
+      const client = await open('?platform=yeswehack');
+      const slow = new pg.Client({ connectionString: t.databaseUrl });
+      await slow.connect();
+      try {
+        // A writer that began first (first_seen_at = its start) and commits last.
+        await slow.query('BEGIN');
+        await slow.query('SELECT pg_current_xact_id()');
+        await slow.query(
+          `INSERT INTO hosts (domain_id, host, first_seen_at, last_seen_at) VALUES ($1, 'slow.epsilon-slow.com', now(), now())`,
+          [slowDomain.id],
+        );
+        await scan('epsilon.com', ['fast.epsilon.com']);
+        // The scan signalled, the stream looked: its host is newer than the open writer's start, so it waits.
+        await t.app.get(NewHostSignal).publish(slowDomain.id);
+        await new Promise((r) => setTimeout(r, 1000));
+        expect(client.events).toEqual([]);
+        await slow.query('COMMIT');
+      } finally {
+        await slow.end();
+      }
+      await t.app.get(NewHostSignal).publish(slowDomain.id);
+      await client.waitForEvents(2);
+      expect(client.hosts().map((h) => h.host)).toEqual(['slow.epsilon-slow.com', 'fast.epsilon.com']);
+    },
+  );
+});

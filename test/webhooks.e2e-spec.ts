@@ -1,0 +1,227 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
+import { seedDomain } from './fixtures/data.js';
+import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
+import { waitFor } from './fixtures/wait.js';
+import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
+import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service.js';
+import { WebhooksService } from '../src/webhooks/webhooks.service.js';
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A loopback webhook endpoint: records every POST, and answers each path with the statuses queued for it. */
+class Receiver {
+  readonly received: Received[] = [];
+  readonly statuses = new Map<string, number[]>();
+  url = '';
+  private server: Server | null = null;
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        this.received.push({ path, headers: req.headers, body });
+        const status = this.statuses.get(path)?.shift() ?? 204;
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+    return this;
+  }
+
+  at(path: string): Received[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}
+
+/**
+ * Webhooks delivered by the worker after real scans (a loopback crt.sh) to a loopback receiver: batched per scan,
+ * signed, retried, recorded, and never in a scan's way.
+ */
+describe('webhooks', () => {
+  let t: TestApp;
+  let crt: LoopbackCrtsh;
+  let receiver: Receiver;
+  let write: Record<string, string>;
+  const secret = 'whsec-0123456789abcdef';
+
+  beforeAll(async () => {
+    crt = await new LoopbackCrtsh().start();
+    receiver = await new Receiver().start();
+    t = await startTestApp({
+      ...crtshWorker(crt),
+      WEBHOOK_RETRY_SECONDS: 1,
+      WEBHOOK_MAX_ATTEMPTS: 3,
+      WEBHOOK_TIMEOUT_SECONDS: 2,
+    });
+    write = bearer(await t.token(['read', 'write']));
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+    await crt.close();
+  });
+
+  const webhooks = () => t.app.get(WebhooksService);
+  const deliveries = () => t.app.get(WebhookDeliveryService);
+  const scan = (domain: string, names: string[]) => scanThroughApi(t, crt, write, domain, names);
+  /** Delivers what is due and waits until it is done. */
+  const settle = async () => {
+    deliveries().kick();
+    await deliveries().settled();
+  };
+  const recorded = async (id: string) => (await webhooks().list()).find((w) => w.id === id)!;
+
+  it('delivers exactly the new hosts of a scan once, signed, and nothing after a scan without new hosts', async () => {
+    await seedDomain(t, { domain: 'acme.com', platform: 'hackerone' });
+    const id = await webhooks().add({ url: `${receiver.url}/acme`, domain: 'acme.com', secret });
+    await scan('acme.com', ['www.acme.com', 'api.acme.com', 'mail.acme.com']);
+    await waitFor('the delivery', () => (receiver.at('/acme').length > 0 ? true : undefined));
+    await settle();
+
+    const [delivery] = receiver.at('/acme');
+    expect(receiver.at('/acme')).toHaveLength(1);
+    expect(delivery.headers['content-type']).toBe('application/json');
+    expect(delivery.headers['x-subdomain-monitor-event']).toBe('new_hosts');
+    const expected = `sha256=${createHmac('sha256', secret).update(delivery.body).digest('hex')}`;
+    expect(delivery.headers['x-subdomain-monitor-signature-256']).toBe(expected);
+    const body = JSON.parse(delivery.body);
+    expect(body).toMatchObject({
+      event: 'new_hosts',
+      domain: 'acme.com',
+      platform: 'hackerone',
+      new_count: 3,
+      truncated: false,
+    });
+    expect(body.delivery_id).toBe(delivery.headers['x-subdomain-monitor-delivery']);
+    expect(body.hosts.map((h: { host: string }) => h.host).sort()).toEqual([
+      'api.acme.com',
+      'mail.acme.com',
+      'www.acme.com',
+    ]);
+    const [scanRow] = await t.dataSource.query(`SELECT id::text FROM scans ORDER BY started_at DESC LIMIT 1`);
+    expect(body.scan_id).toBe(scanRow.id);
+
+    // Seen again, plus one new: only the new one is delivered.
+    await scan('acme.com', ['www.acme.com', 'api.acme.com', 'mail.acme.com']);
+    await scan('acme.com', ['www.acme.com', 'api.acme.com', 'mail.acme.com', 'dev.acme.com']);
+    await waitFor('the second delivery', () => (receiver.at('/acme').length > 1 ? true : undefined));
+    await settle();
+    expect(receiver.at('/acme')).toHaveLength(2);
+    expect(JSON.parse(receiver.at('/acme')[1].body).hosts.map((h: { host: string }) => h.host)).toEqual([
+      'dev.acme.com',
+    ]);
+    expect(await recorded(id)).toMatchObject({
+      delivered: 2,
+      given_up: 0,
+      failures: 0,
+      last_status: 204,
+      last_error: null,
+    });
+    await webhooks().remove(id);
+  });
+
+  it('retries a failing endpoint with back-off and records each attempt', async () => {
+    await seedDomain(t, { domain: 'flaky.com', platform: 'bugcrowd' });
+    const id = await webhooks().add({ url: `${receiver.url}/flaky`, domain: 'flaky.com' });
+    receiver.statuses.set('/flaky', [503]);
+    await scan('flaky.com', ['a.flaky.com', 'b.flaky.com']);
+    await waitFor('the first attempt', () => (receiver.at('/flaky').length > 0 ? true : undefined));
+    await settle();
+    expect(await recorded(id)).toMatchObject({ delivered: 0, failures: 1, last_status: 503, last_error: 'HTTP 503' });
+
+    // The retry is due after WEBHOOK_RETRY_SECONDS (1 s).
+    await waitFor('the retry', () => (receiver.at('/flaky').length > 1 ? true : undefined), { ms: 15_000 });
+    await settle();
+    const [first, second] = receiver.at('/flaky');
+    expect(receiver.at('/flaky')).toHaveLength(2);
+    expect(second.body).toBe(first.body);
+    expect(second.headers['x-subdomain-monitor-delivery']).toBe(first.headers['x-subdomain-monitor-delivery']);
+    expect(second.headers['x-subdomain-monitor-signature-256']).toBeUndefined();
+    expect(await recorded(id)).toMatchObject({ delivered: 1, failures: 0, last_status: 204 });
+    const [row] = await t.dataSource.query(
+      `SELECT attempts, outcome, done_at IS NOT NULL AS done FROM webhook_deliveries WHERE webhook_id = $1`,
+      [id],
+    );
+    expect(row).toEqual({ attempts: 2, outcome: 'delivered', done: true });
+    await webhooks().remove(id);
+  });
+
+  it('never holds a scan up for a dead endpoint, and gives its delivery up after the last attempt', async () => {
+    await seedDomain(t, { domain: 'dead.com', platform: 'hackerone' });
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const id = await webhooks().add({ url: `http://127.0.0.1:${port}/gone`, domain: 'dead.com' });
+
+    const started = Date.now();
+    await scan('dead.com', ['x.dead.com']);
+    await scan('dead.com', ['x.dead.com', 'y.dead.com']);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect((await t.get('/domains/dead.com', write)).body.data).toMatchObject({ total_subdomains: 2 });
+
+    // Three attempts each (1 s, then 4 s apart), then given up.
+    const final = await waitFor(
+      'both deliveries given up',
+      async () => {
+        await settle();
+        const w = await recorded(id);
+        return w.given_up === 2 ? w : undefined;
+      },
+      { ms: 30_000 },
+    );
+    expect(final).toMatchObject({
+      delivered: 0,
+      given_up: 2,
+      failures: 6,
+      last_status: null,
+      last_error: 'ECONNREFUSED',
+    });
+    await webhooks().remove(id);
+  });
+
+  it('sends only the scans of its platform or domain, as json, slack or discord', async () => {
+    await seedDomain(t, { domain: 'zeta.com', platform: 'intigriti' });
+    await seedDomain(t, { domain: 'eta.com', platform: 'yeswehack' });
+    const ids = [
+      await webhooks().add({ url: `${receiver.url}/intigriti`, platform: 'intigriti' }),
+      await webhooks().add({ url: `${receiver.url}/eta-slack`, domain: 'eta.com', format: 'slack' }),
+      await webhooks().add({ url: `${receiver.url}/eta-discord`, domain: 'eta.com', format: 'discord' }),
+    ];
+    await scan('zeta.com', ['a.zeta.com']);
+    const many = Array.from({ length: 120 }, (_, i) => `host-${String(i).padStart(3, '0')}-with-a-long-label.eta.com`);
+    await scan('eta.com', many);
+    await waitFor('three deliveries', () =>
+      receiver.at('/intigriti').length + receiver.at('/eta-slack').length + receiver.at('/eta-discord').length === 3
+        ? true
+        : undefined,
+    );
+    await settle();
+
+    expect(JSON.parse(receiver.at('/intigriti')[0].body)).toMatchObject({ domain: 'zeta.com', new_count: 1 });
+    expect(receiver.at('/intigriti')).toHaveLength(1);
+    const slack = JSON.parse(receiver.at('/eta-slack')[0].body);
+    expect(Object.keys(slack)).toEqual(['text']);
+    expect(slack.text).toMatch(/^120 new hosts on eta\.com \(yeswehack\)\n```\n/);
+    expect(slack.text).toMatch(/\n… and 95 more$/);
+    const discord = JSON.parse(receiver.at('/eta-discord')[0].body);
+    expect(Object.keys(discord)).toEqual(['content']);
+    expect(discord.content.length).toBeLessThanOrEqual(2000);
+    expect(discord.content).toMatch(/^120 new hosts on eta\.com \(yeswehack\)\n```\n[^`]+```\n… and \d+ more$/);
+    for (const id of ids) await webhooks().remove(id);
+  });
+});
