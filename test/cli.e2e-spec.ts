@@ -179,7 +179,7 @@ describe('operator CLI', () => {
     const slack = await cli(
       'webhooks',
       'add',
-      'https://hooks.slack.example/T1',
+      'https://hooks.slack.example/services/T1/B2/chat-secret',
       '--platform',
       'bugcrowd',
       '--format',
@@ -190,19 +190,26 @@ describe('operator CLI', () => {
       await t.dataSource.query(`SELECT url, platform_slug, format, secret FROM webhooks ORDER BY created_at`),
     ).toEqual([
       { url: 'https://hooks.example.net/in', platform_slug: null, format: 'json', secret },
-      { url: 'https://hooks.slack.example/T1', platform_slug: 'bugcrowd', format: 'slack', secret: null },
+      {
+        url: 'https://hooks.slack.example/services/T1/B2/chat-secret',
+        platform_slug: 'bugcrowd',
+        format: 'slack',
+        secret: null,
+      },
     ]);
 
     const list = await cli('webhooks', 'list');
     expect(list.code).toBe(0);
     expect(list.stdout).toContain(id);
     expect(list.stdout).toMatch(/hooked\.com\s+json\s+yes/);
-    expect(list.stdout).toMatch(/platform bugcrowd\s+slack\s+no/);
+    expect(list.stdout).toMatch(/https:\/\/hooks\.slack\.example\/services\/…\s+platform bugcrowd\s+slack\s+no/);
+    expect(list.stdout).not.toContain('chat-secret');
     expect(list.stdout + list.stderr).not.toContain(secret);
 
     for (const [args, message] of [
       [['ftp://x.example/'], /must be http or https/],
       [['not a url'], /is not a URL/],
+      [['https://user:pw@x.example/'], /must not hold a user name or password/],
       [['https://x.example/', '--format', 'xml'], /--format must be one of json, slack, discord/],
       [['https://x.example/', '--platform', 'nope'], /unknown platform "nope"/],
       [['https://x.example/', '--domain', 'untracked.com'], /untracked\.com is not a tracked domain/],
@@ -215,7 +222,7 @@ describe('operator CLI', () => {
     }
 
     expect((await cli('webhooks', 'remove', id)).code).toBe(0);
-    expect((await cli('webhooks', 'remove', 'https://hooks.slack.example/T1')).code).toBe(0);
+    expect((await cli('webhooks', 'remove', 'https://hooks.slack.example/services/T1/B2/chat-secret')).code).toBe(0);
     const unknown = await cli('webhooks', 'remove', id);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/no webhook with the id or URL/);

@@ -59,7 +59,12 @@ describe('live stream and webhooks across processes', () => {
       await cli('webhooks', 'add', hookUrl, '--secret', secret);
       const token = await cli('tokens', 'create', '--name', 'push', '--scopes', 'read,write');
       const common = { ...db.env, CRTSH_URL: crt.url, SCAN_SOURCES: 'crtsh', WORKER_CRON: '* * * * * *' };
-      const api = await startBuiltServer({ ...common, WORKER: 'off', STREAM_POLL_SECONDS: '3600' });
+      const api = await startBuiltServer({
+        ...common,
+        WORKER: 'off',
+        STREAM_POLL_SECONDS: '3600',
+        STREAM_HEARTBEAT_SECONDS: '1',
+      });
       servers.push(api);
       servers.push(await startBuiltServer({ ...common, HTTP: 'off', WORKER: 'on' }));
       const headers = { 'x-api-key': token };
@@ -114,6 +119,7 @@ describe('live stream and webhooks across processes', () => {
 
       const resumed = await stream({ 'last-event-id': resumeAt });
       await resumed.waitForEvents(4);
+      await resumed.quiet();
       const seen = [first.events[0], ...resumed.events].map((e) => JSON.parse(e.data!).host);
       expect(seen.slice().sort()).toEqual(['a.acme.test', 'b.acme.test', 'c.acme.test', 'd.acme.test', 'e.acme.test']);
       expect(new Set(seen).size).toBe(5);

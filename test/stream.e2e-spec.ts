@@ -148,7 +148,7 @@ describe('GET /subdomains/stream', () => {
     const feed = (await t.get('/subdomains/new?limit=3', read)).body.data as { id: string; first_seen_at: string }[];
     expect(feed.map((h) => `${h.first_seen_at}_${h.id}`).reverse()).toEqual(events.map((e) => e.id));
 
-    await waitFor('a heartbeat', () => (client.comments.includes('heartbeat') ? true : undefined), { ms: 10_000 });
+    await client.quiet();
     expect(client.comments[0]).toBe('connected');
     expect(client.events).toHaveLength(3);
   });
@@ -164,7 +164,7 @@ describe('GET /subdomains/stream', () => {
     await all.waitForEvents(3);
     await bugcrowd.waitForEvents(1);
     await gamma.waitForEvents(2);
-    // Every signal has been handled once `all` has the last host: the filtered streams have nothing more.
+    await Promise.all([all.quiet(), bugcrowd.quiet(), gamma.quiet()]);
     const names = (client: SseClient) => client.hosts().map((h) => h.host);
     expect(names(all)).toEqual(['x.beta.com', ...(await keyset('gamma.com')).map((h) => h.host)]);
     expect(names(bugcrowd)).toEqual(['x.beta.com']);
@@ -194,6 +194,7 @@ describe('GET /subdomains/stream', () => {
     const byQuery = await open(`?domain=delta.com&last_event_id=${encodeURIComponent(resumeAt)}`);
     for (const resumed of [byHeader, byQuery]) {
       await resumed.waitForEvents(4);
+      await resumed.quiet();
       const seen = [...first.events.slice(0, 2), ...resumed.events].map((e) => ({
         host: JSON.parse(e.data!).host,
         id: e.id,
@@ -203,7 +204,22 @@ describe('GET /subdomains/stream', () => {
     // Later hosts follow on the resumed stream as on any other.
     await scan('delta.com', ['d7.delta.com']);
     await byHeader.waitForEvents(5);
+    await byHeader.quiet();
     expect(byHeader.hosts().map((h) => h.host)).toEqual((await keyset('delta.com')).slice(2).map((h) => h.host));
+  });
+
+  it('gives its starting position as the first id, so a client that reconnects before any event misses nothing', async () => {
+    await seedDomain(t, { domain: 'theta.com', platform: 'intigriti' });
+    const idle = await open('?domain=theta.com');
+    await waitFor('the opening block', () => idle.lastEventId);
+    expect(idle.lastEventId).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_0$/);
+    expect(idle.events).toEqual([]);
+    await idle.close();
+    await scan('theta.com', ['t1.theta.com', 't2.theta.com']);
+    const back = await open('?domain=theta.com', { ...read, 'last-event-id': idle.lastEventId! });
+    await back.waitForEvents(2);
+    await back.quiet();
+    expect(back.hosts().map((h) => h.host)).toEqual((await keyset('theta.com')).map((h) => h.host));
   });
 
   // Two connections writing at once need the server: the embedded database runs one statement at a time.
@@ -225,10 +241,12 @@ describe('GET /subdomains/stream', () => {
           `INSERT INTO hosts (domain_id, host, first_seen_at, last_seen_at) VALUES ($1, 'slow.epsilon-slow.com', now(), now())`,
           [slowDomain.id],
         );
+        // Past the 10 s in which any young transaction counts as a writer: only its transaction id holds it now.
+        await new Promise((r) => setTimeout(r, 10_500));
         await scan('epsilon.com', ['fast.epsilon.com']);
-        // The scan signalled, the stream looked: its host is newer than the open writer's start, so it waits.
+        // The scan signalled and the stream looked; its host is newer than the open writer's start, so it waits.
         await t.app.get(NewHostSignal).publish(slowDomain.id);
-        await new Promise((r) => setTimeout(r, 1000));
+        await client.quiet();
         expect(client.events).toEqual([]);
         await slow.query('COMMIT');
       } finally {
@@ -236,6 +254,7 @@ describe('GET /subdomains/stream', () => {
       }
       await t.app.get(NewHostSignal).publish(slowDomain.id);
       await client.waitForEvents(2);
+      await client.quiet();
       expect(client.hosts().map((h) => h.host)).toEqual(['slow.epsilon-slow.com', 'fast.epsilon.com']);
     },
   );

@@ -6,6 +6,7 @@ import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
 import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service.js';
+import { WebhooksRepository } from '../src/webhooks/webhooks.repository.js';
 import { WebhooksService } from '../src/webhooks/webhooks.service.js';
 
 interface Received {
@@ -223,5 +224,31 @@ describe('webhooks', () => {
     expect(discord.content.length).toBeLessThanOrEqual(2000);
     expect(discord.content).toMatch(/^120 new hosts on eta\.com \(yeswehack\)\n```\n[^`]+```\n… and \d+ more$/);
     for (const id of ids) await webhooks().remove(id);
+  });
+
+  // Last: it stops the app's deliveries, to claim by hand as two workers would.
+  it('records nothing for a worker whose lease ran out, once another has taken the delivery up', async () => {
+    await deliveries().onApplicationShutdown();
+    await seedDomain(t, { domain: 'lease.com', platform: 'hackerone' });
+    await scan('lease.com', ['l.lease.com']);
+    const id = await webhooks().add({ url: `${receiver.url}/lease`, domain: 'lease.com' });
+    await t.dataSource.query(
+      `INSERT INTO webhook_deliveries (webhook_id, scan_id)
+       SELECT $1, s.id FROM scans s JOIN domains d ON d.id = s.domain_id WHERE d.domain = 'lease.com'`,
+      [id],
+    );
+    const repository = t.app.get(WebhooksRepository);
+    const [stale] = await repository.claimDue(1, 0); // a lease that has already run out
+    const [taken] = await repository.claimDue(1, 60);
+    expect(taken).toMatchObject({ id: stale.id, attempts: 2 });
+
+    await repository.record(stale, { ok: false, status: 500, error: 'HTTP 500' }, 1);
+    expect(await recorded(id)).toMatchObject({ delivered: 0, failures: 0, last_status: null });
+    await repository.record(taken, { ok: true, status: 200, error: null }, null);
+    expect(await recorded(id)).toMatchObject({ delivered: 1, failures: 0, last_status: 200 });
+    const rows = await t.dataSource.query(`SELECT attempts, outcome FROM webhook_deliveries WHERE webhook_id = $1`, [
+      id,
+    ]);
+    expect(rows).toEqual([{ attempts: 2, outcome: 'delivered' }]);
   });
 });

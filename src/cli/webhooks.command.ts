@@ -9,6 +9,16 @@ interface AddOptions {
   secret?: string;
 }
 
+/**
+ * A webhook URL as `list` prints it: origin and first path segment. Chat services' URLs carry their secret in
+ * the rest of the path, and a query string may hold a token.
+ */
+export function shortUrl(text: string): string {
+  const url = new URL(text);
+  const [first, ...rest] = url.pathname.split('/').filter(Boolean);
+  return `${url.origin}/${first ?? ''}${rest.length > 0 || url.search ? '/…' : ''}`;
+}
+
 function rethrowInputError(e: unknown): never {
   throw e instanceof WebhookInputError ? new CliError(e.message) : e;
 }
@@ -75,7 +85,7 @@ export class WebhooksListCommand extends CommandRunner {
       ['ID', 'URL', 'FOR', 'FORMAT', 'SIGNED', 'DELIVERED', 'GIVEN UP', 'FAILURES', 'LAST STATUS', 'LAST ATTEMPT'],
       all.map((w) => [
         w.id,
-        w.url,
+        shortUrl(w.url),
         w.domain ?? (w.platform ? `platform ${w.platform}` : 'all'),
         w.format,
         w.has_secret ? 'yes' : 'no',

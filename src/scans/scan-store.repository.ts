@@ -31,7 +31,7 @@ export interface HostCounts {
  */
 /**
  * Takes the transaction's id at once, before any host is written with first_seen_at = now(): live streams hold
- * their events behind open transactions that hold an id (see HORIZON), so a slow commit is never skipped.
+ * their events behind open transactions that hold an id (see HORIZON_SQL), so a slow commit is never skipped.
  */
 async function writing(m: EntityManager): Promise<void> {
   await rows(m, `SELECT pg_current_xact_id()`);

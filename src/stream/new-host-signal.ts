@@ -102,6 +102,10 @@ export class NewHostSignal implements OnModuleDestroy {
     try {
       await client.connect();
       await client.query(`LISTEN ${NEW_HOSTS_CHANNEL}`);
+      if (this.closed) {
+        await client.end();
+        return;
+      }
       this.client = client;
       this.failures = 0;
       // Hosts committed while no connection listened: streams look again.

@@ -26,25 +26,36 @@ export interface StreamHost {
 }
 
 /**
- * The moment before which every host is committed (an SQL expression). Scans write first_seen_at = now(), their
- * transaction's start, so a host not yet committed belongs to a transaction still open that started no later
- * than its first_seen_at: the oldest such start (or now, when none is open) is the horizon. Events stop short
- * of it, so a slow commit never lands behind a position a client already has.
+ * The moment before which every host is committed. Scans write first_seen_at = now(), their transaction's
+ * start, so a host not yet committed belongs to a transaction still open that started no later than its
+ * first_seen_at: the oldest such start (or now, when none is open) is the horizon. Events stop short of it, so
+ * a slow commit never lands behind a position a client already has.
  *
  * Transactions that can write hosts: those holding a transaction id (every write takes one; scan persistence
  * takes it with its first statement, see ScanStoreRepository.writing), and young ones that may be about to.
- * Long read-only ones (an export) do not hold events back.
+ * Long read-only ones (an export) do not hold events back. Other roles' sessions show no xact_start unless the
+ * service's role may read all statistics (pg_read_all_stats): run every process under one role.
+ *
+ * It is read in a statement of its own, before the hosts: a statement's snapshot is taken before it reads
+ * pg_stat_activity, so a writer that committed in between would be neither visible nor counted as open.
  */
-export const HORIZON = `(SELECT least(now(), min(xact_start)) FROM pg_stat_activity
-   WHERE datname = current_database() AND pid <> pg_backend_pid()
-     AND (backend_xid IS NOT NULL OR xact_start > now() - interval '${WRITER_GRACE_SECONDS} seconds'))`;
+const HORIZON_SQL = `SELECT ${isoSql('h')} AS ts, extract(epoch FROM now() - h)::float8 AS lag_seconds
+   FROM (SELECT least(now(), min(xact_start)) AS h FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid()
+            AND (backend_xid IS NOT NULL OR xact_start > now() - interval '${WRITER_GRACE_SECONDS} seconds')) x`;
 
-/** Hosts after a position, oldest first, up to the horizon (hosts_new_feed_idx; hosts_domain_feed_idx for a domain). */
-export function streamStatement(after: StreamPosition, filter: StreamFilter, limit: number): Statement {
+export interface Horizon {
+  ts: string;
+  /** How far behind now the horizon is: an open transaction holding events back. */
+  lag_seconds: number;
+}
+
+/** Hosts after a position and before the horizon, oldest first (hosts_new_feed_idx; hosts_domain_feed_idx for a domain). */
+export function streamStatement(after: StreamPosition, before: string, filter: StreamFilter, limit: number): Statement {
   const q = new Params();
   const where = [
     `(h.first_seen_at, h.id) > (${q.p(after.ts)}::timestamptz, ${q.p(after.id)}::bigint)`,
-    `h.first_seen_at < ${HORIZON}`,
+    `h.first_seen_at < ${q.p(before)}::timestamptz`,
   ];
   if (filter.domainId !== undefined) where.push(`h.domain_id = ${q.p(filter.domainId)}`);
   if (filter.platform) where.push(`d.platform_slug = ${q.p(filter.platform)}`);
@@ -67,14 +78,18 @@ export function streamStatement(after: StreamPosition, filter: StreamFilter, lim
 export class StreamRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Where a stream without Last-Event-ID starts: at the horizon, so everything committed from now on follows. */
-  async tail(): Promise<StreamPosition> {
-    const [row] = await rows<{ ts: string }>(this.db, `SELECT ${isoSql(HORIZON)} AS ts`);
-    return { ts: row.ts, id: '0' };
+  async horizon(): Promise<Horizon> {
+    const [row] = await rows<Horizon>(this.db, HORIZON_SQL);
+    return row;
   }
 
-  after(position: StreamPosition, filter: StreamFilter, limit: number): Promise<StreamHost[]> {
-    const { sql, params } = streamStatement(position, filter, limit);
+  /** Where a stream without Last-Event-ID starts: at the horizon, so everything committed from now on follows. */
+  async tail(): Promise<StreamPosition> {
+    return { ts: (await this.horizon()).ts, id: '0' };
+  }
+
+  after(position: StreamPosition, before: string, filter: StreamFilter, limit: number): Promise<StreamHost[]> {
+    const { sql, params } = streamStatement(position, before, filter, limit);
     return rows<StreamHost>(this.db, sql, params);
   }
 }

@@ -13,6 +13,8 @@ import { type StreamFilter, type StreamHost, type StreamPosition, StreamReposito
 const BATCH = 500;
 /** What a client waits before reconnecting (the `retry` field). */
 const RETRY_MS = 2000;
+/** A horizon this far behind now means an open transaction is holding every stream back: say so in the log. */
+const LAG_WARNING_SECONDS = 60;
 
 /** An event's id: the host's place in the keyset, `<first_seen_at>_<id>`. */
 export const eventId = (host: Pick<StreamHost, 'first_seen_at' | 'id'>) => `${host.first_seen_at}_${host.id}`;
@@ -32,6 +34,9 @@ function hostEvent(host: StreamHost): string {
 export class StreamService implements OnModuleDestroy {
   private readonly logger = new Logger('Stream');
   private readonly sessions = new Set<StreamSession>();
+  /** Streams being opened: they count against STREAM_MAX_CLIENTS from the start. */
+  private opening = 0;
+  private lagWarnedAt = 0;
 
   constructor(
     private readonly env: Environment,
@@ -49,15 +54,21 @@ export class StreamService implements OnModuleDestroy {
       throw ApiError.invalidQuery(`${name} must be an event id of this stream (<first_seen_at>_<id>)`);
     }
     if (query.domain && query.platform) throw ApiError.invalidQuery('give domain or platform, not both');
-    if (this.sessions.size >= this.env.STREAM_MAX_CLIENTS) {
+    if (this.sessions.size + this.opening >= this.env.STREAM_MAX_CLIENTS) {
       throw new ApiError('service_unavailable', 'This process serves as many streams as it may; retry shortly');
     }
-    const filter: StreamFilter = {
-      platform: query.platform,
-      domainId: query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined,
-    };
-    const start = at ?? (await this.repository.tail());
-    const session = new StreamSession(this.env, this.repository, this.logger, filter, start);
+    this.opening++;
+    let session: StreamSession;
+    try {
+      const filter: StreamFilter = {
+        platform: query.platform,
+        domainId: query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined,
+      };
+      const start = at ?? (await this.repository.tail());
+      session = new StreamSession(this.env, this.repository, this.logger, filter, start, (lag) => this.noteLag(lag));
+    } finally {
+      this.opening--;
+    }
     this.sessions.add(session);
     const unsubscribe = this.signal.subscribe((s) => session.signalled(s));
     const undrain = HttpDrain.of(server)?.onDrain(() => session.end());
@@ -71,6 +82,15 @@ export class StreamService implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     for (const session of this.sessions) session.end();
+  }
+
+  private noteLag(seconds: number): void {
+    if (seconds < LAG_WARNING_SECONDS || Date.now() - this.lagWarnedAt < 60_000) return;
+    this.lagWarnedAt = Date.now();
+    this.logger.warn(
+      `new-host events are held back ${Math.round(seconds)} s by a transaction still open on the database ` +
+        '(see pg_stat_activity): they follow once it ends',
+    );
   }
 }
 
@@ -89,8 +109,11 @@ class StreamSession {
     private readonly logger: Logger,
     private readonly filter: StreamFilter,
     private position: StreamPosition,
+    private readonly onLag: (seconds: number) => void,
   ) {
-    this.write(`retry: ${RETRY_MS}\n: connected\n\n`);
+    // The starting position as the last event id: a client that reconnects before any event arrives resumes
+    // from it rather than from a later tail (EventSource keeps an id that comes without data).
+    this.write(`retry: ${RETRY_MS}\nid: ${eventId({ first_seen_at: position.ts, id: position.id })}\n: connected\n\n`);
     const heartbeatMs = env.STREAM_HEARTBEAT_SECONDS * 1000;
     this.timers = [
       setInterval(() => void this.pump(), env.STREAM_POLL_SECONDS * 1000),
@@ -125,9 +148,11 @@ class StreamSession {
     try {
       do {
         this.again = false;
+        const horizon = await this.repository.horizon();
+        this.onLag(horizon.lag_seconds);
         let hosts: StreamHost[];
         do {
-          hosts = await this.repository.after(this.position, this.filter, BATCH);
+          hosts = await this.repository.after(this.position, horizon.ts, this.filter, BATCH);
           if (this.closed.signal.aborted || this.body.writableEnded) return;
           if (hosts.length === 0) break;
           const last = hosts[hosts.length - 1];

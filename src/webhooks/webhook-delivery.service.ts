@@ -1,6 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
-import { mapLimit } from '../scans/sources/concurrency.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
 import {
   DELIVERY_HEADER,
@@ -14,8 +13,10 @@ import { type ClaimedDelivery, WebhooksRepository } from './webhooks.repository.
 
 /** How often the worker looks for due deliveries (retries, and scans finished in other processes). */
 const LOOK_MS = 2000;
-const BATCH = 20;
+/** Deliveries attempted at once; each claim takes no more, so a lease never waits behind other attempts. */
 const PARALLEL = 4;
+/** The longest wait between two attempts. */
+const MAX_RETRY_SECONDS = 86_400;
 
 /**
  * The worker's webhook deliveries: a scan with new hosts queues one per matching webhook in its commit; this
@@ -31,6 +32,8 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** Aborts attempts in flight when the process stops; their deliveries are given back untouched. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly env: Environment,
@@ -45,6 +48,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     clearInterval(this.timer);
     this.unsubscribe?.();
     await this.running;
@@ -71,9 +75,12 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
         this.again = false;
         let claimed: ClaimedDelivery[];
         do {
-          claimed = await this.webhooks.claimDue(BATCH, this.env.WEBHOOK_TIMEOUT_SECONDS + 30);
-          await mapLimit(claimed, PARALLEL, (d) => this.attempt(d));
-        } while (claimed.length === BATCH && !this.stopped);
+          claimed = await this.webhooks.claimDue(PARALLEL, this.env.WEBHOOK_TIMEOUT_SECONDS + 30);
+          const failed = (await Promise.allSettled(claimed.map((d) => this.attempt(d)))).find(
+            (r) => r.status === 'rejected',
+          );
+          if (failed) throw failed.reason;
+        } while (claimed.length === PARALLEL && !this.stopped);
       } while (this.again && !this.stopped);
     } catch (e) {
       this.logger.warn(`webhook deliveries skipped, the database is not answering: ${(e as Error).message}`);
@@ -104,20 +111,22 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
         headers,
         body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(this.env.WEBHOOK_TIMEOUT_SECONDS * 1000),
+        signal: AbortSignal.any([AbortSignal.timeout(this.env.WEBHOOK_TIMEOUT_SECONDS * 1000), this.stopping.signal]),
       });
       await response.body?.cancel().catch(() => undefined);
       const ok = response.status >= 200 && response.status < 300;
       result = { ok, status: response.status, error: ok ? null : `HTTP ${response.status}` };
     } catch (e) {
-      const error = e as Error & { cause?: { code?: string; message?: string } };
-      const reason = error.name === 'TimeoutError' ? 'timed out' : (error.cause?.code ?? error.cause?.message);
-      result = { ok: false, status: null, error: (reason ?? error.message).slice(0, 500) };
+      if (this.stopping.signal.aborted) return this.webhooks.release(delivery);
+      const error = e as Error & { cause?: { code?: string } };
+      // A code (ECONNREFUSED, ENOTFOUND, …) or a fixed phrase: never a message that could quote the URL.
+      const reason = error.name === 'TimeoutError' ? 'timed out' : (error.cause?.code ?? 'request failed');
+      result = { ok: false, status: null, error: reason };
     }
     const retry =
       result.ok || delivery.attempts >= this.env.WEBHOOK_MAX_ATTEMPTS
         ? null
-        : this.env.WEBHOOK_RETRY_SECONDS * 4 ** (delivery.attempts - 1);
+        : Math.min(MAX_RETRY_SECONDS, this.env.WEBHOOK_RETRY_SECONDS * 4 ** (delivery.attempts - 1));
     await this.webhooks.record(delivery, result, retry);
     if (!result.ok) {
       this.logger.warn(

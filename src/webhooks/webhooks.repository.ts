@@ -31,6 +31,8 @@ export interface WebhookRow {
 /** A delivery taken by a worker: where it goes, how, and what the scan found. */
 export interface ClaimedDelivery {
   id: string;
+  /** The lease this worker holds: results are recorded only while it still does. */
+  lease_until: string;
   webhook_id: string;
   scan_id: string;
   attempts: number;
@@ -104,9 +106,9 @@ export class WebhooksRepository {
        ), taken AS (
          UPDATE webhook_deliveries x SET attempts = x.attempts + 1, lease_until = now() + make_interval(secs => $2)
            FROM due WHERE x.id = due.id
-         RETURNING x.id, x.webhook_id, x.scan_id, x.attempts
+         RETURNING x.id, x.webhook_id, x.scan_id, x.attempts, x.lease_until
        )
-       SELECT t.id, t.webhook_id, t.scan_id, t.attempts, w.url, w.format, w.secret, d.domain,
+       SELECT t.id, ${isoSql('t.lease_until')} AS lease_until, t.webhook_id, t.scan_id, t.attempts, w.url, w.format, w.secret, d.domain,
               d.platform_slug AS platform, s.new_count
          FROM taken t JOIN webhooks w ON w.id = t.webhook_id JOIN scans s ON s.id = t.scan_id
          JOIN domains d ON d.id = s.domain_id`,
@@ -126,7 +128,10 @@ export class WebhooksRepository {
     );
   }
 
-  /** Records an attempt: delivered, failed with a retry at `retryAfterSeconds`, or failed for good (null). */
+  /**
+   * Records an attempt: delivered, failed with a retry after `retryAfterSeconds`, or failed for good (null). A
+   * worker whose lease ran out (another took the delivery up) records nothing.
+   */
   async record(
     delivery: ClaimedDelivery,
     result: { ok: boolean; status: number | null; error: string | null },
@@ -138,15 +143,35 @@ export class WebhooksRepository {
       `WITH attempt AS (
          UPDATE webhook_deliveries SET last_status = $2, last_error = $3, lease_until = NULL, outcome = $4,
                 done_at = CASE WHEN $4::text IS NULL THEN NULL ELSE now() END,
-                next_attempt_at = now() + make_interval(secs => coalesce($5, 0))
-          WHERE id = $1
+                next_attempt_at = now() + make_interval(secs => coalesce($5::float8, 0))
+          WHERE id = $1 AND lease_until = $8::timestamptz
+          RETURNING 1
        )
        UPDATE webhooks SET last_attempt_at = now(), last_status = $2, last_error = $3,
               failures = CASE WHEN $6 THEN 0 ELSE failures + 1 END,
               delivered = delivered + CASE WHEN $4 = 'delivered' THEN 1 ELSE 0 END,
               given_up = given_up + CASE WHEN $4 = 'given_up' THEN 1 ELSE 0 END
-        WHERE id = $7`,
-      [delivery.id, result.status, result.error, outcome, retryAfterSeconds, result.ok, delivery.webhook_id],
+        WHERE id = $7 AND EXISTS (SELECT 1 FROM attempt)`,
+      [
+        delivery.id,
+        result.status,
+        result.error,
+        outcome,
+        retryAfterSeconds,
+        result.ok,
+        delivery.webhook_id,
+        delivery.lease_until,
+      ],
+    );
+  }
+
+  /** Gives a delivery taken but not attempted back (the worker is stopping): it is due again at once. */
+  async release(delivery: ClaimedDelivery): Promise<void> {
+    await affected(
+      this.db,
+      `UPDATE webhook_deliveries SET lease_until = NULL, attempts = attempts - 1
+        WHERE id = $1 AND lease_until = $2::timestamptz`,
+      [delivery.id, delivery.lease_until],
     );
   }
 }

@@ -34,6 +34,9 @@ export class WebhooksService {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new WebhookInputError(`the URL must be http or https, not ${url.protocol.replace(':', '')}`);
     }
+    if (url.username || url.password) {
+      throw new WebhookInputError('the URL must not hold a user name or password; use --secret to authenticate');
+    }
     const format = (input.format ?? 'json') as WebhookFormat;
     if (!WEBHOOK_FORMATS.includes(format)) {
       throw new WebhookInputError(`--format must be one of ${WEBHOOK_FORMATS.join(', ')}, got "${input.format}"`);
