@@ -130,6 +130,24 @@ export interface Statement {
 }
 
 /**
+ * A filtered list's two statements: the page, and the count of all that match. `where` holds conditions written
+ * with `q`'s placeholders; the count takes the filters' parameters, the page also its limit and offset.
+ */
+export function pageWithCount(
+  q: Params,
+  list: { select: string; from: string; where: string[]; orderBy: string; limit: number; offset: number },
+): { page: Statement; count: Statement } {
+  const condition = list.where.length > 0 ? `WHERE ${list.where.join(' AND ')}` : '';
+  const count = { sql: `SELECT count(*)::int AS total FROM ${list.from} ${condition}`, params: [...q.values] };
+  const page = {
+    sql: `SELECT ${list.select} FROM ${list.from} ${condition}
+           ORDER BY ${list.orderBy} LIMIT ${q.p(list.limit)} OFFSET ${q.p(list.offset)}`,
+    params: q.values,
+  };
+  return { page, count };
+}
+
+/**
  * The one row a statement gives, rendered as a JSON object by PostgreSQL (see jsonPage); null when it gives none.
  */
 export async function jsonRow(db: Queryable, statement: Statement): Promise<string | null> {

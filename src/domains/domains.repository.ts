@@ -8,6 +8,7 @@ import {
   isoSql,
   jsonPageAndTotal,
   jsonRow,
+  pageWithCount,
   Params,
   ReplicaReads,
   rows,
@@ -185,11 +186,7 @@ export function domainListStatements(
   if (filters.search) where.push(`d.domain LIKE ${q.p(containsPattern(filters.search.toLowerCase()))} ESCAPE '\\'`);
   if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
   if (filters.enabled !== undefined) where.push(`d.enabled = ${q.p(filters.enabled)}`);
-  const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const count = { sql: `SELECT count(*)::int AS total FROM domains d ${condition}`, params: [...q.values] };
-  const sql = `SELECT ${DOMAIN_COLUMNS} FROM domains d ${condition}
-                ORDER BY ${ORDER[sort]} LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`;
-  return { page: { sql, params: q.values }, count };
+  return pageWithCount(q, { select: DOMAIN_COLUMNS, from: 'domains d', where, orderBy: ORDER[sort], limit, offset });
 }
 
 /** GET /domains/{domain}: the domain with its stats, new counts from the per-domain rollups (domainNewPartsSql). */

@@ -22,10 +22,8 @@ export class DomainsService {
   /** Validates every name before writing any, so a bad argument leaves nothing half-written. */
   async add(names: string[], platformSlug: string, program: string | null, enabled: boolean) {
     const unique = this.validNames(names);
-    if (!(await this.platforms.findBySlug(platformSlug))) {
-      const known = await this.platforms.listSlugs();
-      throw new DomainInputError(`unknown platform "${platformSlug}" (one of: ${known.join(', ')})`);
-    }
+    const problem = await this.platforms.unknownSlugProblem(platformSlug);
+    if (problem) throw new DomainInputError(problem);
     const added = await this.domains.insertMissing(
       unique.map((domain) => ({ domain, platformSlug, program, enabled })),
     );

@@ -7,6 +7,7 @@ import {
   type JsonPage,
   jsonPage,
   jsonPageAndTotal,
+  pageWithCount,
   Params,
   ReplicaReads,
   rows,
@@ -101,24 +102,21 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   if (opts.filter === 'new') where.push(`h.first_seen_at >= now() - interval '24 hours'`);
   if (opts.filter === 'inactive') where.push('NOT h.is_active');
   if (opts.search) where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`);
-  const condition = where.join(' AND ');
+  const statements = pageWithCount(q, {
+    select: `h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active`,
+    from: 'hosts h',
+    where,
+    orderBy: 'h.first_seen_at DESC, h.id DESC',
+    limit: opts.limit,
+    offset: opts.offset,
+  });
   // All or inactive hosts are counted by the domain's live counters; only a window or a search counts hosts.
-  const count =
-    opts.filter !== 'new' && !opts.search
-      ? {
-          sql: `SELECT (total_subdomains${opts.filter === 'inactive' ? ' - active_subdomains' : ''})::int AS total
-                  FROM domains WHERE domain = $1`,
-          params: [opts.domain],
-        }
-      : { sql: `SELECT count(*)::int AS total FROM hosts h WHERE ${condition}`, params: [...q.values] };
-  const page = {
-    sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active
-            FROM hosts h WHERE ${condition}
-           ORDER BY h.first_seen_at DESC, h.id DESC
-           LIMIT ${q.p(opts.limit)} OFFSET ${q.p(opts.offset)}`,
-    params: q.values,
+  if (opts.filter === 'new' || opts.search) return statements;
+  const counted = `total_subdomains${opts.filter === 'inactive' ? ' - active_subdomains' : ''}`;
+  return {
+    page: statements.page,
+    count: { sql: `SELECT (${counted})::int AS total FROM domains WHERE domain = $1`, params: [opts.domain] },
   };
-  return { page, count };
 }
 
 /** A domain's hosts first seen since a moment, newest first (hosts_domain_feed_idx). */

@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { jsonPage, jsonPageAndTotal, jsonRow, ReplicaReads, rollupEdge, type Statement } from '../database/sql.js';
+import {
+  jsonPage,
+  jsonPageAndTotal,
+  jsonRow,
+  pageWithCount,
+  Params,
+  ReplicaReads,
+  rollupEdge,
+  type Statement,
+} from '../database/sql.js';
 import { PlatformEntity } from './platform.entity.js';
 
 const EDGE_24H = rollupEdge("now() - interval '24 hours'");
@@ -21,6 +30,12 @@ export class PlatformsRepository {
 
   listSlugs(): Promise<string[]> {
     return this.platforms.find({ order: { slug: 'ASC' } }).then((all) => all.map((p) => p.slug));
+  }
+
+  /** Why an operator's platform slug is refused, naming the known ones; null when it is a tracked platform. */
+  async unknownSlugProblem(slug: string): Promise<string | null> {
+    if (await this.findBySlug(slug)) return null;
+    return `unknown platform "${slug}" (one of: ${(await this.listSlugs()).join(', ')})`;
   }
 
   /**
@@ -75,12 +90,13 @@ export function platformDomainsStatements(
   limit: number,
   offset: number,
 ): { page: Statement; count: Statement } {
-  return {
-    page: {
-      sql: `SELECT d.domain, d.program, d.enabled, d.total_subdomains FROM domains d
-             WHERE d.platform_slug = $1 ORDER BY d.domain LIMIT $2 OFFSET $3`,
-      params: [platform, limit, offset],
-    },
-    count: { sql: `SELECT count(*)::int AS total FROM domains WHERE platform_slug = $1`, params: [platform] },
-  };
+  const q = new Params();
+  return pageWithCount(q, {
+    select: 'd.domain, d.program, d.enabled, d.total_subdomains',
+    from: 'domains d',
+    where: [`d.platform_slug = ${q.p(platform)}`],
+    orderBy: 'd.domain',
+    limit,
+    offset,
+  });
 }

@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { isoSql, jsonPageAndTotal, jsonRow, Params, ReplicaReads, type Statement } from '../database/sql.js';
+import {
+  isoSql,
+  jsonPageAndTotal,
+  jsonRow,
+  pageWithCount,
+  Params,
+  ReplicaReads,
+  type Statement,
+} from '../database/sql.js';
 import { ScanEntity, type ScanStatus } from './scan.entity.js';
 
 const SCAN_COLUMNS = `s.id, d.domain, d.platform_slug AS platform, s.trigger, s.status, s.found_count, s.new_count,
@@ -51,12 +59,14 @@ export function scanListStatements(
   if (filters.domainId !== undefined) where.push(`s.domain_id = ${q.p(filters.domainId)}`);
   if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
   if (filters.status) where.push(`s.status = ${q.p(filters.status)}`);
-  const condition = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const from = 'FROM scans s JOIN domains d ON d.id = s.domain_id';
-  const count = { sql: `SELECT count(*)::int AS total ${from} ${condition}`, params: [...q.values] };
-  const sql = `SELECT ${SCAN_COLUMNS} ${from} ${condition}
-                ORDER BY s.started_at DESC, s.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}`;
-  return { page: { sql, params: q.values }, count };
+  return pageWithCount(q, {
+    select: SCAN_COLUMNS,
+    from: 'scans s JOIN domains d ON d.id = s.domain_id',
+    where,
+    orderBy: 's.started_at DESC, s.id DESC',
+    limit,
+    offset,
+  });
 }
 
 /** GET /scans/{id}. Exported for the benchmark's floor. */

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { DatabaseInfo } from '../database/database.module.js';
-import { affected, poolOf, rows } from '../database/sql.js';
+import { poolOf, rows } from '../database/sql.js';
 
 /** The PostgreSQL channel that carries "a scan committed new hosts" between processes. */
 export const NEW_HOSTS_CHANNEL = 'subdomain_monitor_new_hosts';
@@ -43,17 +43,19 @@ export class NewHostSignal implements OnModuleDestroy {
    */
   async publish(domainId: number): Promise<void> {
     try {
-      const [signal] = await rows<NewHostsSignal>(
+      // One statement: the domain's platform, and on a server the NOTIFY that carries both.
+      const notify = this.info.target.kind === 'server';
+      const [found] = await rows<NewHostsSignal>(
         this.db,
-        `SELECT id AS domain_id, platform_slug AS platform FROM domains WHERE id = $1`,
-        [domainId],
+        `SELECT id AS domain_id, platform_slug AS platform
+                ${notify ? `, pg_notify($2, json_build_object('domain_id', id, 'platform', platform_slug)::text)` : ''}
+           FROM domains WHERE id = $1`,
+        notify ? [domainId, NEW_HOSTS_CHANNEL] : [domainId],
       );
-      if (!signal) return;
+      if (!found) return;
+      const signal: NewHostsSignal = { domain_id: found.domain_id, platform: found.platform };
       this.events.emit('local', signal);
       this.events.emit('signal', signal);
-      if (this.info.target.kind === 'server') {
-        await affected(this.db, `SELECT pg_notify($1, $2)`, [NEW_HOSTS_CHANNEL, JSON.stringify(signal)]);
-      }
     } catch (e) {
       this.logger.warn(`could not signal new hosts of domain ${domainId}: ${(e as Error).message}`);
     }

@@ -3,9 +3,10 @@ import { PassThrough, type Readable } from 'node:stream';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { HttpDrain } from '../common/http/http-drain.js';
+import { Rerun } from '../common/rerun.js';
 import { Environment } from '../config/environment.js';
 import { DomainsService } from '../domains/domains.service.js';
-import { parseEventId, type StreamQuery } from './dto/stream.query.js';
+import { formatEventId, parseEventId, type StreamQuery } from './dto/stream.query.js';
 import { NewHostSignal, type NewHostsSignal } from './new-host-signal.js';
 import { type StreamFilter, type StreamHost, type StreamPosition, StreamRepository } from './stream.repository.js';
 
@@ -16,13 +17,10 @@ const RETRY_MS = 2000;
 /** A horizon this far behind now means an open transaction is holding every stream back: say so in the log. */
 const LAG_WARNING_SECONDS = 60;
 
-/** An event's id: the host's place in the keyset, `<first_seen_at>_<id>`. */
-export const eventId = (host: Pick<StreamHost, 'first_seen_at' | 'id'>) => `${host.first_seen_at}_${host.id}`;
-
 /** One host as an SSE event. */
 function hostEvent(host: StreamHost): string {
   const data = { host: host.host, domain: host.domain, platform: host.platform, first_seen_at: host.first_seen_at };
-  return `id: ${eventId(host)}\nevent: host\ndata: ${JSON.stringify(data)}\n\n`;
+  return `id: ${formatEventId({ ts: host.first_seen_at, id: host.id })}\nevent: host\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /**
@@ -98,8 +96,7 @@ class StreamSession {
   readonly body = new PassThrough();
   private readonly timers: NodeJS.Timeout[];
   private readonly closed = new AbortController();
-  private running = false;
-  private again = false;
+  private readonly pumping = new Rerun(() => this.pump());
   private wroteAt = Date.now();
   private warned = false;
 
@@ -113,17 +110,17 @@ class StreamSession {
   ) {
     // The starting position as the last event id: a client that reconnects before any event arrives resumes
     // from it rather than from a later tail (EventSource keeps an id that comes without data).
-    this.write(`retry: ${RETRY_MS}\nid: ${eventId({ first_seen_at: position.ts, id: position.id })}\n: connected\n\n`);
+    this.write(`retry: ${RETRY_MS}\nid: ${formatEventId(position)}\n: connected\n\n`);
     const heartbeatMs = env.STREAM_HEARTBEAT_SECONDS * 1000;
     this.timers = [
-      setInterval(() => void this.pump(), env.STREAM_POLL_SECONDS * 1000),
+      setInterval(() => void this.pumping.run(), env.STREAM_POLL_SECONDS * 1000),
       setInterval(() => Date.now() - this.wroteAt >= heartbeatMs - 50 && this.write(': heartbeat\n\n'), heartbeatMs),
     ];
     this.body.once('close', () => {
       this.closed.abort();
       this.timers.forEach(clearInterval);
     });
-    void this.pump();
+    void this.pumping.run();
   }
 
   /** A scan committed new hosts: look now, when they may be this stream's (null: anything may have changed). */
@@ -131,36 +128,26 @@ class StreamSession {
     const { domainId, platform } = this.filter;
     if (signal && domainId !== undefined && signal.domain_id !== domainId) return;
     if (signal && platform && signal.platform !== platform) return;
-    void this.pump();
+    void this.pumping.run();
   }
 
   end(): void {
     if (!this.body.writableEnded) this.body.end();
   }
 
-  /** Writes every host after the position, a batch at a time, waiting while the client reads slowly. */
+  /** Writes every host after the position and before the horizon, a batch at a time, waiting for slow readers. */
   private async pump(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
     try {
+      const horizon = await this.repository.horizon();
+      this.onLag(horizon.lag_seconds);
+      let hosts: StreamHost[];
       do {
-        this.again = false;
-        const horizon = await this.repository.horizon();
-        this.onLag(horizon.lag_seconds);
-        let hosts: StreamHost[];
-        do {
-          hosts = await this.repository.after(this.position, horizon.ts, this.filter, BATCH);
-          if (this.closed.signal.aborted || this.body.writableEnded) return;
-          if (hosts.length === 0) break;
-          const last = hosts[hosts.length - 1];
-          this.position = { ts: last.first_seen_at, id: last.id };
-          if (!this.write(hosts.map(hostEvent).join('')))
-            await once(this.body, 'drain', { signal: this.closed.signal });
-        } while (hosts.length === BATCH);
-      } while (this.again);
+        hosts = await this.repository.after(this.position, horizon.ts, this.filter, BATCH);
+        if (this.closed.signal.aborted || this.body.writableEnded || hosts.length === 0) return;
+        const last = hosts[hosts.length - 1];
+        this.position = { ts: last.first_seen_at, id: last.id };
+        if (!this.write(hosts.map(hostEvent).join(''))) await once(this.body, 'drain', { signal: this.closed.signal });
+      } while (hosts.length === BATCH);
       this.warned = false;
     } catch (e) {
       // The database did not answer: the next signal or poll tries again from the same position.
@@ -168,8 +155,6 @@ class StreamSession {
         this.warned = true;
         this.logger.warn(`a stream could not read new hosts: ${(e as Error).message}`);
       }
-    } finally {
-      this.running = false;
     }
   }
 

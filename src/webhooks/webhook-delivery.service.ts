@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Rerun } from '../common/rerun.js';
 import { Environment } from '../config/environment.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
 import {
@@ -29,8 +30,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
   private readonly logger = new Logger('Webhooks');
   private timer?: NodeJS.Timeout;
   private unsubscribe?: () => void;
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly delivering = new Rerun(() => this.deliverDue());
   private stopped = false;
   /** Aborts attempts in flight when the process stops; their deliveries are given back untouched. */
   private readonly stopping = new AbortController();
@@ -51,37 +51,30 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
     this.stopping.abort();
     clearInterval(this.timer);
     this.unsubscribe?.();
-    await this.running;
+    await this.delivering.settled();
   }
 
   /** Delivers what is due now; a call while deliveries run makes them look again when they are done. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.deliverDue().finally(() => (this.running = null));
+    if (!this.stopped) void this.delivering.run();
   }
 
   /** Resolves once nothing due is left (tests wait on it). */
-  async settled(): Promise<void> {
-    while (this.running) await this.running;
+  settled(): Promise<void> {
+    return this.delivering.settled();
   }
 
   private async deliverDue(): Promise<void> {
     try {
+      let claimed: ClaimedDelivery[];
       do {
-        this.again = false;
-        let claimed: ClaimedDelivery[];
-        do {
-          claimed = await this.webhooks.claimDue(PARALLEL, this.env.WEBHOOK_TIMEOUT_SECONDS + 30);
-          const failed = (await Promise.allSettled(claimed.map((d) => this.attempt(d)))).find(
-            (r) => r.status === 'rejected',
-          );
-          if (failed) throw failed.reason;
-        } while (claimed.length === PARALLEL && !this.stopped);
-      } while (this.again && !this.stopped);
+        if (this.stopped) return;
+        claimed = await this.webhooks.claimDue(PARALLEL, this.env.WEBHOOK_TIMEOUT_SECONDS + 30);
+        const failed = (await Promise.allSettled(claimed.map((d) => this.attempt(d)))).find(
+          (r) => r.status === 'rejected',
+        );
+        if (failed) throw failed.reason;
+      } while (claimed.length === PARALLEL);
     } catch (e) {
       this.logger.warn(`webhook deliveries skipped, the database is not answering: ${(e as Error).message}`);
     }

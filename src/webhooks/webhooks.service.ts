@@ -42,10 +42,8 @@ export class WebhooksService {
       throw new WebhookInputError(`--format must be one of ${WEBHOOK_FORMATS.join(', ')}, got "${input.format}"`);
     }
     if (input.platform && input.domain) throw new WebhookInputError('give --platform or --domain, not both');
-    if (input.platform && !(await this.platforms.findBySlug(input.platform))) {
-      const known = await this.platforms.listSlugs();
-      throw new WebhookInputError(`unknown platform "${input.platform}" (one of: ${known.join(', ')})`);
-    }
+    const problem = input.platform ? await this.platforms.unknownSlugProblem(input.platform) : null;
+    if (problem) throw new WebhookInputError(problem);
     let domainId: number | null = null;
     if (input.domain) {
       const domain = await this.domains.findByName(input.domain);

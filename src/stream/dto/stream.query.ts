@@ -7,6 +7,9 @@ import { PLATFORM_SLUGS } from '../../platforms/platform-slugs.js';
 /** An event id: the host's first_seen_at (UTC, six fraction digits, as the feeds give it) and its id. */
 export const EVENT_ID = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:(\d{2})\.\d{6}Z)_(\d{1,18})$/;
 
+/** An event's id: a place in the hosts keyset, `<first_seen_at>_<id>`. */
+export const formatEventId = (at: { ts: string; id: string }) => `${at.ts}_${at.id}`;
+
 /** The keyset position an event id names, or null when it is not one (a real timestamp, a host id). */
 export function parseEventId(text: string): { ts: string; id: string } | null {
   const m = EVENT_ID.exec(text);
