@@ -7,7 +7,7 @@ import { ProgramHandle1764100000000 } from '../../migrations/1764100000000-Progr
 import { DomainNewHostCounts1764200000000 } from '../../migrations/1764200000000-DomainNewHostCounts.js';
 import { Users1764300000000 } from '../../migrations/1764300000000-Users.js';
 import { Webhooks1764400000000 } from '../../migrations/1764400000000-Webhooks.js';
-import { FeedIndexCoversDomain1764500000000 } from '../../migrations/1764500000000-FeedIndexCoversDomain.js';
+import { FeedIndexCoversHost1764500000000 } from '../../migrations/1764500000000-FeedIndexCoversHost.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -18,7 +18,7 @@ export const MIGRATIONS = [
   DomainNewHostCounts1764200000000,
   Users1764300000000,
   Webhooks1764400000000,
-  FeedIndexCoversDomain1764500000000,
+  FeedIndexCoversHost1764500000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

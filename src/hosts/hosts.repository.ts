@@ -135,15 +135,18 @@ export function domainNewStatement(domain: string, since: string, limit: number)
  * Literal substring search over every host, newest first: a rare term through hosts_host_trgm_idx, a common
  * one by walking hosts_new_feed_idx until the page is full (the planner picks by the estimate). Newest first
  * rather than by name: a label like www is spread evenly over time, while in name order all www.* hosts sit
- * together at the end, so a walk in name order could read most of the index before it found a page.
+ * together at the end, so a walk in name order could read most of the index before it found a page. The walk
+ * reads the index alone (it carries the names) and picks the page's ids; only those rows are read from the
+ * heap, for is_active, where reading each host it passed at random grew with the table.
  */
 export function searchStatement(text: string, limit: number, offset: number): Statement {
   return {
     sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active
-            FROM hosts h JOIN domains d ON d.id = h.domain_id
-           WHERE h.host LIKE $1 ESCAPE '\\'
-           ORDER BY h.first_seen_at DESC, h.id DESC
-           LIMIT $2 OFFSET $3`,
+            FROM (SELECT id FROM hosts WHERE host LIKE $1 ESCAPE '\\'
+                   ORDER BY first_seen_at DESC, id DESC LIMIT $2 OFFSET $3) page
+            JOIN hosts h ON h.id = page.id
+            JOIN domains d ON d.id = h.domain_id
+           ORDER BY h.first_seen_at DESC, h.id DESC`,
     params: [containsPattern(text.toLowerCase()), limit, offset],
   };
 }
