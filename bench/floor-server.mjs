@@ -35,6 +35,18 @@ const SCAN_INTERVAL_HOURS = 24;
 const domainByName = (name) => ({ sql: 'SELECT id FROM domains WHERE domain = $1', params: [name] });
 const sinceOf = (params) => new Date(Date.now() - int(params.get('hours'), 24, 8760) * 3600e3).toISOString();
 
+function domainHosts(m, params, domainId) {
+  const { page, count } = domainHostsStatements({
+    domain: m[1],
+    domainId,
+    filter: params.get('filter') ?? 'all',
+    search: params.get('search') ?? undefined,
+    limit: int(params.get('limit'), 100, 1000),
+    offset: int(params.get('offset'), 0, 1e9),
+  });
+  return [page, count];
+}
+
 /** Per endpoint: the path pattern and what it runs and writes. `statements` are what the database is asked. */
 const ROUTES = [
   {
@@ -166,16 +178,9 @@ const ROUTES = [
   },
   {
     pattern: /^\/api\/v1\/domains\/([a-z0-9.-]+)\/subdomains$/,
-    statements: (m, params) => {
-      const { page, count } = domainHostsStatements({
-        domain: m[1],
-        filter: params.get('filter') ?? 'all',
-        search: params.get('search') ?? undefined,
-        limit: int(params.get('limit'), 100, 1000),
-        offset: int(params.get('offset'), 0, 1e9),
-      });
-      return [page, count];
-    },
+    // A search looks the domain up first, as the service does; the floor then filters by its id.
+    statements: (m, params) => (params.get('search') ? [domainByName(m[1])] : domainHosts(m, params)),
+    then: (m, params, [[domain] = []]) => (params.get('search') ? domainHosts(m, params, domain?.id) : null),
     body: (_key, _m, params, [data, [count]]) => ({
       data,
       meta: {
@@ -242,7 +247,9 @@ export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
       if (!key || key.revoked) return void res.writeHead(401).end();
       const match = url.pathname.match(route.pattern);
       let results = await Promise.all(route.statements(match, url.searchParams).map(query));
-      if (route.then) results = await Promise.all(route.then(match, url.searchParams, results).map(query));
+      // A second round, when the route has one (null: none for these parameters), replaces the first's rows.
+      const second = route.then?.(match, url.searchParams, results);
+      if (second) results = await Promise.all(second.map(query));
       const body = JSON.stringify(route.body(key, match, url.searchParams, results, index));
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
     } catch (e) {
@@ -262,7 +269,7 @@ export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
       const route = ROUTES.find((r) => r.pattern.test(url.pathname));
       const match = url.pathname.match(route.pattern);
       const first = route.statements(match, url.searchParams);
-      const second = route.then ? route.then(match, url.searchParams, await Promise.all(first.map(query))) : [];
+      const second = (route.then && route.then(match, url.searchParams, await Promise.all(first.map(query)))) ?? [];
       const key = route.public ? [] : [{ sql: KEY_LOOKUP_SQL, params: [hashToken(token)] }];
       return [...key, ...first, ...second];
     },

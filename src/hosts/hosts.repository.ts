@@ -85,6 +85,13 @@ export function platformPageStatement(opts: PlatformPageOptions): Statement {
 
 export interface DomainHostsOptions {
   domain: string;
+  /**
+   * The domain's id, when the caller has looked it up: the planner then knows the domain's real size. Looked up
+   * inside the statement, the domain is planned at the average size, which for a search in a large domain
+   * intersects all its hosts with every host matching the term (105 ms at 10M hosts) instead of walking its
+   * hosts newest first until the page is full (10 ms).
+   */
+  domainId?: number;
   filter: HostFilter;
   search?: string;
   limit: number;
@@ -98,7 +105,9 @@ export interface DomainHostsOptions {
  */
 export function domainHostsStatements(opts: DomainHostsOptions): { page: Statement; count: Statement } {
   const q = new Params();
-  const where = [`h.domain_id = (SELECT id FROM domains WHERE domain = ${q.p(opts.domain)})`];
+  const domainId =
+    opts.domainId === undefined ? `(SELECT id FROM domains WHERE domain = ${q.p(opts.domain)})` : q.p(opts.domainId);
+  const where = [`h.domain_id = ${domainId}`];
   if (opts.filter === 'new') where.push(`h.first_seen_at >= now() - interval '24 hours'`);
   if (opts.filter === 'inactive') where.push('NOT h.is_active');
   if (opts.search) where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`);

@@ -25,13 +25,16 @@ export class HostsService {
 
   /*
    * The endpoints under a domain or a platform look it up inside their own statement, and only an empty
-   * answer costs a second round trip, to tell an unknown domain or platform (404) from an empty page.
+   * answer costs a second round trip, to tell an unknown domain or platform (404) from an empty page. A search
+   * in a domain looks the domain up first, so that its statements are planned for the domain's real size (see
+   * DomainHostsOptions.domainId).
    */
 
   async listForDomain(name: string, query: DomainHostsQuery) {
     const { filter, search, limit, offset } = query;
-    const page = await this.hosts.listForDomain({ domain: name, filter, search, limit, offset });
-    if (page.total === 0) await this.domains.requireTracked(name);
+    const domainId = search ? (await this.domains.requireTracked(name)).id : undefined;
+    const page = await this.hosts.listForDomain({ domain: name, domainId, filter, search, limit, offset });
+    if (page.total === 0 && domainId === undefined) await this.domains.requireTracked(name);
     return RenderedJson.envelope(page.json, { limit: query.limit, offset: query.offset, total: page.total });
   }
 
