@@ -4,7 +4,7 @@ import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 
 type Plan = { 'Node Type': string; 'Relation Name'?: string; Plans?: Plan[] };
 
-/** The plan's nodes that read the hosts table (not only an index of it), by type. */
+/** The types of the plan's nodes that scan hosts (Seq Scan, Index Only Scan, Bitmap Heap Scan, …). */
 function hostReads(plan: Plan): string[] {
   const own = plan['Relation Name'] === 'hosts' ? [plan['Node Type']] : [];
   return [...own, ...(plan.Plans ?? []).flatMap(hostReads)];
