@@ -7,7 +7,7 @@ import { PlatformEntity } from '../platforms/platform.entity.js';
 import { ScanNameEntity } from '../scans/scan-name.entity.js';
 import { ScanEntity } from '../scans/scan.entity.js';
 import { DomainNewHostCountEntity, DomainNewHostDayEntity } from '../stats/domain-new-host-count.entity.js';
-import { NewHostCountEntity } from '../stats/new-host-count.entity.js';
+import { NewHostCountEntity, NewHostMinuteEntity } from '../stats/new-host-count.entity.js';
 import { SessionEntity, SignInFailureEntity, UserEntity } from '../users/user.entity.js';
 import { MIGRATIONS } from './migrations.js';
 import type { DatabaseTarget } from './database.js';
@@ -20,6 +20,7 @@ export const ENTITIES = [
   ScanNameEntity,
   ApiKeyEntity,
   NewHostCountEntity,
+  NewHostMinuteEntity,
   DomainNewHostCountEntity,
   DomainNewHostDayEntity,
   UserEntity,

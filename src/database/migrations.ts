@@ -8,6 +8,7 @@ import { DomainNewHostCounts1764200000000 } from '../../migrations/1764200000000
 import { Users1764300000000 } from '../../migrations/1764300000000-Users.js';
 import { Webhooks1764400000000 } from '../../migrations/1764400000000-Webhooks.js';
 import { FeedIndexCoversHost1764500000000 } from '../../migrations/1764500000000-FeedIndexCoversHost.js';
+import { NewHostMinutes1764600000000 } from '../../migrations/1764600000000-NewHostMinutes.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   Users1764300000000,
   Webhooks1764400000000,
   FeedIndexCoversHost1764500000000,
+  NewHostMinutes1764600000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -44,8 +44,9 @@ export interface DomainFilters {
 }
 
 /**
- * Rebuilds the hourly new-host rollups (per domain from the hosts, per platform from those) in one transaction.
- * Rebuilds take turns: two at once would both insert the same hours.
+ * Rebuilds the new-host rollups in one transaction: per domain and hour or day, per platform and hour (from the
+ * domains' hours), per platform and minute (from the hosts). Rebuilds take turns: two at once would both insert
+ * the same hours.
  */
 export async function rebuildNewHostCounts(manager: EntityManager): Promise<void> {
   await manager.transaction(async (m) => {
@@ -70,6 +71,13 @@ export async function rebuildNewHostCounts(manager: EntityManager): Promise<void
       `INSERT INTO new_host_counts (hour, platform_slug, n)
        SELECT c.hour, d.platform_slug, sum(c.n) FROM domain_new_host_counts c JOIN domains d ON d.id = c.domain_id
         GROUP BY 1, 2`,
+    );
+    await affected(m, `DELETE FROM new_host_minutes`);
+    await affected(
+      m,
+      `INSERT INTO new_host_minutes (minute, platform_slug, n)
+       SELECT date_trunc('minute', h.first_seen_at, 'UTC'), d.platform_slug, count(*)
+         FROM hosts h JOIN domains d ON d.id = h.domain_id GROUP BY 1, 2`,
     );
   });
 }
@@ -137,7 +145,7 @@ export class DomainsRepository {
   }
 
   /**
-   * Rebuilds the hourly new-host rollups from the hosts themselves: after hosts were removed with their
+   * Rebuilds the new-host rollups from the hosts themselves: after hosts were removed with their
    * domain, or written by something other than scan persistence (seeding, fixtures).
    */
   rebuildNewHostCounts(): Promise<void> {

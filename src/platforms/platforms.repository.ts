@@ -7,13 +7,11 @@ import {
   jsonRow,
   pageWithCount,
   Params,
+  platformNewPartsSql,
   ReplicaReads,
-  rollupEdge,
   type Statement,
 } from '../database/sql.js';
 import { PlatformEntity } from './platform.entity.js';
-
-const EDGE_24H = rollupEdge("now() - interval '24 hours'");
 
 @Injectable()
 export class PlatformsRepository {
@@ -40,8 +38,7 @@ export class PlatformsRepository {
 
   /**
    * Every platform (or one) with its counts: domain and host totals from the domains' live counters, and
-   * hosts first seen in the last 24 hours from the new_host_counts rollup (and at most an hour of
-   * hosts_new_feed_idx for the first, partial hour).
+   * hosts first seen in the last 24 hours from the rollups (platformNewPartsSql).
    */
   async withCounts(): Promise<string> {
     return (await jsonPage(this.reads, platformsStatement(), Infinity)).json;
@@ -62,13 +59,8 @@ export class PlatformsRepository {
 export function platformsStatement(slug?: string): Statement {
   return {
     sql: `WITH fresh AS (
-         SELECT platform_slug, sum(n)::int AS n FROM (
-           SELECT platform_slug, n FROM new_host_counts WHERE hour >= ${EDGE_24H}
-           UNION ALL
-           SELECT d.platform_slug, count(*) FROM hosts h JOIN domains d ON d.id = h.domain_id
-            WHERE h.first_seen_at >= now() - interval '24 hours' AND h.first_seen_at < ${EDGE_24H}
-            GROUP BY d.platform_slug
-         ) parts ${slug ? 'WHERE platform_slug = $1' : ''} GROUP BY platform_slug
+         SELECT platform_slug, sum(n)::int AS n FROM (${platformNewPartsSql("now() - interval '24 hours'")}) parts
+          ${slug ? 'WHERE platform_slug = $1' : ''} GROUP BY platform_slug
        ), totals AS (
          SELECT platform_slug, count(*)::int AS domains, coalesce(sum(total_subdomains), 0)::bigint AS hosts
            FROM domains ${slug ? 'WHERE platform_slug = $1' : ''} GROUP BY platform_slug

@@ -160,7 +160,7 @@ export class ScanStoreRepository {
 
   /**
    * Marks hosts seen now: existing ones get last_seen_at and become active again, the others are added
-   * with first_seen_at = now (hosts_domain_host_key) and counted in the hourly rollups. `source` is a query
+   * with first_seen_at = now (hosts_domain_host_key) and counted in the rollups. `source` is a query
    * yielding `host`, given $2.
    */
   private async upsertSeen(m: EntityManager, domainId: number, source: string, params: unknown[]): Promise<HostCounts> {
@@ -183,6 +183,11 @@ export class ScanStoreRepository {
          SELECT date_trunc('hour', now(), 'UTC'), (SELECT platform_slug FROM domains WHERE id = $1), count(*)
            FROM added HAVING count(*) > 0
          ON CONFLICT (hour, platform_slug) DO UPDATE SET n = new_host_counts.n + EXCLUDED.n
+       ), counted_minute AS (
+         INSERT INTO new_host_minutes (minute, platform_slug, n)
+         SELECT date_trunc('minute', now(), 'UTC'), (SELECT platform_slug FROM domains WHERE id = $1), count(*)
+           FROM added HAVING count(*) > 0
+         ON CONFLICT (minute, platform_slug) DO UPDATE SET n = new_host_minutes.n + EXCLUDED.n
        ), counted_domain AS (
          INSERT INTO domain_new_host_counts (domain_id, hour, n)
          SELECT $1, date_trunc('hour', now(), 'UTC'), count(*) FROM added HAVING count(*) > 0

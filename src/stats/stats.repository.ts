@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { domainNewPartsSql, isoSql, ReplicaReads, rollupEdge, rows, type Statement } from '../database/sql.js';
+import { domainNewPartsSql, isoSql, platformNewPartsSql, ReplicaReads, rows, type Statement } from '../database/sql.js';
 import type { NewCountsDto, StatsTotalsDto, TimeseriesPointDto, TopDomainDto } from './dto/stats.dto.js';
 import type { Bucket } from './dto/stats.query.js';
 
-const WINDOWS = ['last_hour', 'last_day', 'last_week', 'last_month', 'last_6_months'] as const;
+const WINDOWS = [
+  ['last_hour', '1 hour'],
+  ['last_day', '1 day'],
+  ['last_week', '7 days'],
+  ['last_month', '30 days'],
+  ['last_6_months', '182 days'],
+] as const;
 
 @Injectable()
 export class StatsRepository {
@@ -52,25 +58,11 @@ export function statsTotalsStatement(): Statement {
   };
 }
 
-/**
- * New-host counts for the standard windows: whole hours from the new_host_counts rollup, plus the hosts of
- * the window's first, partial hour counted exactly (a range of at most an hour on hosts_new_feed_idx).
- */
+/** New-host counts for the standard windows, each added up from the rollups (platformNewPartsSql). */
 export function newCountsStatement(): Statement {
-  return {
-    sql: `WITH w AS (
-         SELECT name, now() - span AS since, date_trunc('hour', now() - span, 'UTC') + interval '1 hour' AS edge
-           FROM (VALUES ('last_hour', interval '1 hour'), ('last_day', interval '1 day'), ('last_week', interval '7 days'),
-                        ('last_month', interval '30 days'), ('last_6_months', interval '182 days')) AS v(name, span)
-       ), counts AS (
-         SELECT w.name,
-                (SELECT coalesce(sum(n), 0) FROM new_host_counts c WHERE c.hour >= w.edge)
-                + (SELECT count(*) FROM hosts h WHERE h.first_seen_at >= w.since AND h.first_seen_at < w.edge) AS n
-           FROM w
-       )
-       SELECT ${WINDOWS.map((w) => `(SELECT n FROM counts WHERE name = '${w}')::float8 AS ${w}`).join(', ')}`,
-    params: [],
-  };
+  const count = (span: string) =>
+    `(SELECT coalesce(sum(n), 0) FROM (${platformNewPartsSql(`now() - interval '${span}'`)}) parts)::float8`;
+  return { sql: `SELECT ${WINDOWS.map(([name, span]) => `${count(span)} AS ${name}`).join(', ')}`, params: [] };
 }
 
 /**
@@ -90,8 +82,8 @@ export function topDomainsStatement(since: string, limit: number): Statement {
 }
 
 /**
- * New hosts per bucket from since to now, oldest first, empty buckets as 0; buckets in UTC. Whole hours come
- * from the new_host_counts rollup, the first partial hour from hosts_new_feed_idx.
+ * New hosts per bucket from since to now, oldest first, empty buckets as 0; buckets in UTC, added up from the
+ * rollups (platformNewPartsSql: every bucket is whole hours).
  */
 export function timeseriesStatement(bucket: Bucket, since: string): Statement {
   return {
@@ -100,11 +92,8 @@ export function timeseriesStatement(bucket: Bucket, since: string): Statement {
                                 date_trunc($1, now() AT TIME ZONE 'UTC'),
                                 ('1 ' || $1)::interval) AS ts
        ), counts AS MATERIALIZED (
-         SELECT date_trunc($1, hour AT TIME ZONE 'UTC') AS ts, sum(n) AS n
-           FROM new_host_counts WHERE hour >= ${rollupEdge('$2::timestamptz')} GROUP BY 1
-         UNION ALL
-         SELECT date_trunc($1, first_seen_at AT TIME ZONE 'UTC'), count(*)
-           FROM hosts WHERE first_seen_at >= $2::timestamptz AND first_seen_at < ${rollupEdge('$2::timestamptz')} GROUP BY 1
+         SELECT date_trunc($1, at AT TIME ZONE 'UTC') AS ts, sum(n) AS n
+           FROM (${platformNewPartsSql('$2::timestamptz')}) parts GROUP BY 1
        )
        SELECT ${isoSql("b.ts AT TIME ZONE 'UTC'")} AS ts, coalesce(sum(c.n), 0)::float8 AS new_subdomains
          FROM buckets b LEFT JOIN counts c ON c.ts = b.ts

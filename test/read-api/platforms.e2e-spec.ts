@@ -58,6 +58,33 @@ describe('platforms', () => {
     });
   });
 
+  it('counts new_24h to the host around the start of the window: whole hours, whole minutes, the partial minute', async () => {
+    // One host every 7 seconds from 24h04m to 23h56m ago, and a few further in: the window starts among them.
+    const times = Array.from({ length: 69 }, (_, i) => hoursAgo(24 + 4 / 60).getTime() + i * 7_000);
+    times.push(hoursAgo(23.5).getTime(), hoursAgo(12).getTime(), hoursAgo(25).getTime());
+    await seedDomain(t, {
+      domain: 'edge.dev',
+      platform: 'yeswehack',
+      hosts: times.map((at, i) => ({ host: `h${i}.edge.dev`, firstSeenAt: new Date(at) })),
+    });
+    const newSince = (moment: number) => times.filter((at) => at >= moment - 24 * 3_600_000).length;
+    const before = Date.now();
+    const one = (await t.get('/platforms/yeswehack', auth)).body.data.new_24h;
+    const all = (await t.get('/platforms', auth)).body.data.find(
+      (p: { slug: string }) => p.slug === 'yeswehack',
+    ).new_24h;
+    const stats = (await t.get('/stats', auth)).body.data;
+    const after = Date.now();
+    // The window ends at the request's moment, somewhere between `before` and `after`.
+    for (const counted of [one, all, stats.platforms.find((p: { slug: string }) => p.slug === 'yeswehack').new_24h]) {
+      expect(counted).toBeGreaterThanOrEqual(newSince(after));
+      expect(counted).toBeLessThanOrEqual(newSince(before));
+    }
+    // last_day adds bugcrowd's two hosts of now; hackerone's are older.
+    expect(stats.new.last_day - 2).toBeGreaterThanOrEqual(newSince(after));
+    expect(stats.new.last_day - 2).toBeLessThanOrEqual(newSince(before));
+  });
+
   it('shows one platform, and answers an unknown slug with 404 unknown_platform everywhere', async () => {
     expect((await t.get('/platforms/intigriti', auth)).body.data).toEqual({
       slug: 'intigriti',

@@ -1,3 +1,4 @@
+import { DomainsRepository } from '../../src/domains/domains.repository.js';
 import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
 import { seedDomain } from '../fixtures/data.js';
 import { type TestApp, bearer, startTestApp } from '../fixtures/test-app.js';
@@ -70,7 +71,7 @@ describe('scans through the worker with the crtsh source', () => {
     expect(domain).toMatchObject({ total_subdomains: 4, new_subdomains_last_scan: 4, last_scan_status: 'success' });
     expect(domain.stats).toMatchObject({ total: 4, active: 4, inactive: 0 });
     expect((await t.get('/domains/acme.com', read)).body.data.last_scanned_at).not.toBeNull();
-    // scan persistence counts its new hosts into the hourly rollup the stats read
+    // scan persistence counts its new hosts into the rollups the stats read
     expect((await t.get('/stats', read)).body.data.new).toEqual({
       last_hour: 4,
       last_day: 4,
@@ -155,6 +156,35 @@ describe('scans through the worker with the crtsh source', () => {
     expect((await t.get('/scans?domain=acme.com&status=running', read)).body.data).toEqual([]);
     const scans = (await t.get('/scans?domain=acme.com', read)).body;
     expect(scans.meta.total).toBe(6);
+  });
+
+  it('keeps every new-host rollup as a rebuild from the hosts would make it', async () => {
+    await seedDomain(t, { domain: 'rollup.dev', platform: 'intigriti' });
+    await seedDomain(t, { domain: 'rollup.org', platform: 'bugcrowd' });
+    crt.names.set('rollup.dev', ['a.rollup.dev', 'b.rollup.dev']);
+    crt.names.set('rollup.org', ['a.rollup.org']);
+    await t.post('/scans', { domain: 'rollup.dev' }, write);
+    await t.post('/scans', { domain: 'rollup.org' }, write);
+    await tickUntilIdle(t);
+    crt.names.set('rollup.dev', ['a.rollup.dev', 'c.rollup.dev', 'd.rollup.dev']);
+    await t.post('/scans', { domain: 'rollup.dev' }, write);
+    await tickUntilIdle(t);
+
+    const rollups = async () => ({
+      minutes: await t.dataSource.query(
+        `SELECT minute, platform_slug, n::int FROM new_host_minutes ORDER BY minute, platform_slug`,
+      ),
+      hours: await t.dataSource.query(`SELECT hour, platform_slug, n::int FROM new_host_counts ORDER BY 1, 2`),
+      domainHours: await t.dataSource.query(`SELECT domain_id, hour, n::int FROM domain_new_host_counts ORDER BY 1, 2`),
+      domainDays: await t.dataSource.query(`SELECT domain_id, day, n::int FROM domain_new_host_days ORDER BY 1, 2`),
+    });
+    const kept = await rollups();
+    const platformTotal = (rows: { platform_slug: string; n: number }[], slug: string) =>
+      rows.filter((r) => r.platform_slug === slug).reduce((sum, r) => sum + r.n, 0);
+    expect(platformTotal(kept.minutes, 'intigriti')).toBe(4);
+    expect(platformTotal(kept.minutes, 'bugcrowd')).toBe(1);
+    await t.app.get(DomainsRepository).rebuildNewHostCounts();
+    expect(await rollups()).toEqual(kept);
   });
 });
 
