@@ -7,7 +7,7 @@ import {
 } from './fixtures/built-server.js';
 import { runCli } from './fixtures/cli.js';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
-import { waitFor } from './fixtures/wait.js';
+import { waitFor, within } from './fixtures/wait.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -103,15 +103,18 @@ describe('graceful shutdown', () => {
 
   it('cuts a stream still open at SHUTDOWN_TIMEOUT and still exits 0, promptly', async () => {
     const server = await start({ WORKER: 'off', SHUTDOWN_TIMEOUT: '1' });
+    // Each step is bounded on its own, so a step that never ends says which one it was, with the server's log.
+    const step = <T>(what: string, ms: number, promise: Promise<T>) =>
+      within(what, promise, { ms, context: server.output });
     // json rows are large enough that the whole export cannot sit in the sockets' buffers.
-    const stuck = await openExport(server, 'json');
-    const { code, ms } = await stopped(server);
+    const stuck = await step("the export's response headers", 20_000, openExport(server, 'json'));
+    const { code, ms } = await step('the process to exit', 20_000, stopped(server));
     expect(code).toBe(0);
     expect(ms).toBeLessThan(15_000);
     expect(server.output()).toMatch(/Shutdown timeout reached: open connections were closed/);
-    const received = await readAll(stuck);
+    const received = await step('the cut stream to end', 10_000, readAll(stuck));
     expect(received.complete).toBe(false);
-  });
+  }, 90_000);
 
   it('gives a running scan back on SIGTERM; the next process completes it, nothing lost or repeated', async () => {
     await cli('domains', 'add', 'slowscan.test', '--platform', 'self');
