@@ -134,11 +134,12 @@ export function domainNewPartsSql(moment: string, domainId?: string): string {
 }
 
 /**
- * Hosts first seen since a moment, per platform, as (platform_slug, at, n) rows to add up, `at` the start of the
- * hour or minute they count (or a host's own first_seen_at): whole UTC hours from new_host_counts, the whole
- * minutes before the first of them from new_host_minutes, and the partial first minute from the hosts themselves.
+ * Hosts first seen since a moment, as (platform_slug, at, n) rows to add up, `at` the start of the hour or minute
+ * they count (or a host's own first_seen_at): whole UTC hours from new_host_counts, the whole minutes before the
+ * first of them from new_host_minutes, and the partial first minute from the hosts themselves, whose platform is
+ * looked up only `byPlatform` (NULL otherwise).
  */
-export function platformNewPartsSql(moment: string): string {
+export function newHostPartsSql(moment: string, { byPlatform }: { byPlatform: boolean }): string {
   return newSinceSql(
     moment,
     [
@@ -146,7 +147,9 @@ export function platformNewPartsSql(moment: string): string {
       { unit: 'minute', select: 'SELECT platform_slug, minute, n FROM new_host_minutes', at: 'minute' },
     ],
     {
-      select: 'SELECT d.platform_slug, h.first_seen_at, 1 FROM hosts h JOIN domains d ON d.id = h.domain_id',
+      select: byPlatform
+        ? 'SELECT d.platform_slug, h.first_seen_at, 1 FROM hosts h JOIN domains d ON d.id = h.domain_id'
+        : 'SELECT NULL, h.first_seen_at, 1 FROM hosts h',
       at: 'h.first_seen_at',
     },
   );

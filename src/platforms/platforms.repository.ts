@@ -5,9 +5,9 @@ import {
   jsonPage,
   jsonPageAndTotal,
   jsonRow,
+  newHostPartsSql,
   pageWithCount,
   Params,
-  platformNewPartsSql,
   ReplicaReads,
   type Statement,
 } from '../database/sql.js';
@@ -38,7 +38,7 @@ export class PlatformsRepository {
 
   /**
    * Every platform (or one) with its counts: domain and host totals from the domains' live counters, and
-   * hosts first seen in the last 24 hours from the rollups (platformNewPartsSql).
+   * hosts first seen in the last 24 hours from the rollups (newHostPartsSql).
    */
   async withCounts(): Promise<string> {
     return (await jsonPage(this.reads, platformsStatement(), Infinity)).json;
@@ -59,7 +59,7 @@ export class PlatformsRepository {
 export function platformsStatement(slug?: string): Statement {
   return {
     sql: `WITH fresh AS (
-         SELECT platform_slug, sum(n)::int AS n FROM (${platformNewPartsSql("now() - interval '24 hours'")}) parts
+         SELECT platform_slug, sum(n)::int AS n FROM (${newHostPartsSql("now() - interval '24 hours'", { byPlatform: true })}) parts
           ${slug ? 'WHERE platform_slug = $1' : ''} GROUP BY platform_slug
        ), totals AS (
          SELECT platform_slug, count(*)::int AS domains, coalesce(sum(total_subdomains), 0)::bigint AS hosts

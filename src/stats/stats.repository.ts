@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { domainNewPartsSql, isoSql, platformNewPartsSql, ReplicaReads, rows, type Statement } from '../database/sql.js';
+import { domainNewPartsSql, isoSql, newHostPartsSql, ReplicaReads, rows, type Statement } from '../database/sql.js';
 import type { NewCountsDto, StatsTotalsDto, TimeseriesPointDto, TopDomainDto } from './dto/stats.dto.js';
 import type { Bucket } from './dto/stats.query.js';
 
@@ -58,10 +58,10 @@ export function statsTotalsStatement(): Statement {
   };
 }
 
-/** New-host counts for the standard windows, each added up from the rollups (platformNewPartsSql). */
+/** New-host counts for the standard windows, each added up from the rollups (newHostPartsSql). */
 export function newCountsStatement(): Statement {
   const count = (span: string) =>
-    `(SELECT coalesce(sum(n), 0) FROM (${platformNewPartsSql(`now() - interval '${span}'`)}) parts)::float8`;
+    `(SELECT coalesce(sum(n), 0) FROM (${newHostPartsSql(`now() - interval '${span}'`, { byPlatform: false })}) parts)::float8`;
   return { sql: `SELECT ${WINDOWS.map(([name, span]) => `${count(span)} AS ${name}`).join(', ')}`, params: [] };
 }
 
@@ -83,7 +83,7 @@ export function topDomainsStatement(since: string, limit: number): Statement {
 
 /**
  * New hosts per bucket from since to now, oldest first, empty buckets as 0; buckets in UTC, added up from the
- * rollups (platformNewPartsSql: every bucket is whole hours).
+ * rollups (newHostPartsSql: every bucket is whole hours).
  */
 export function timeseriesStatement(bucket: Bucket, since: string): Statement {
   return {
@@ -93,7 +93,7 @@ export function timeseriesStatement(bucket: Bucket, since: string): Statement {
                                 ('1 ' || $1)::interval) AS ts
        ), counts AS MATERIALIZED (
          SELECT date_trunc($1, at AT TIME ZONE 'UTC') AS ts, sum(n) AS n
-           FROM (${platformNewPartsSql('$2::timestamptz')}) parts GROUP BY 1
+           FROM (${newHostPartsSql('$2::timestamptz', { byPlatform: false })}) parts GROUP BY 1
        )
        SELECT ${isoSql("b.ts AT TIME ZONE 'UTC'")} AS ts, coalesce(sum(c.n), 0)::float8 AS new_subdomains
          FROM buckets b LEFT JOIN counts c ON c.ts = b.ts
