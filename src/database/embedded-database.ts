@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
@@ -38,7 +39,8 @@ export class EmbeddedDatabase {
         throw new DataDirInUseError(`DATA_DIR ${dir} is in use by process ${running.pid}`);
       }
     }
-    const db = dir ? new PGlite(`${dir}/pgdata`, { extensions: { pg_trgm } }) : new PGlite({ extensions: { pg_trgm } });
+    const extensions = { btree_gin, pg_trgm };
+    const db = dir ? new PGlite(`${dir}/pgdata`, { extensions }) : new PGlite({ extensions });
     await db.waitReady;
 
     const socketPath = dir ? `${dir}/.s.PGSQL.5432` : null;

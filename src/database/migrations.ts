@@ -9,6 +9,7 @@ import { Users1764300000000 } from '../../migrations/1764300000000-Users.js';
 import { Webhooks1764400000000 } from '../../migrations/1764400000000-Webhooks.js';
 import { FeedIndexCoversHost1764500000000 } from '../../migrations/1764500000000-FeedIndexCoversHost.js';
 import { NewHostMinutes1764600000000 } from '../../migrations/1764600000000-NewHostMinutes.js';
+import { SearchWithinDomain1764700000000 } from '../../migrations/1764700000000-SearchWithinDomain.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -21,6 +22,7 @@ export const MIGRATIONS = [
   Webhooks1764400000000,
   FeedIndexCoversHost1764500000000,
   NewHostMinutes1764600000000,
+  SearchWithinDomain1764700000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

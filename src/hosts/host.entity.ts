@@ -6,7 +6,7 @@ import { DomainEntity } from '../domains/domain.entity.js';
 @Unique('hosts_domain_host_key', ['domainId', 'host'])
 @Index('hosts_new_feed_idx', { synchronize: false })
 @Index('hosts_domain_feed_idx', { synchronize: false })
-@Index('hosts_host_trgm_idx', { synchronize: false })
+@Index('hosts_domain_host_trgm_idx', { synchronize: false })
 @Index('hosts_domain_inactive_idx', { synchronize: false })
 export class HostEntity {
   /** bigint: the driver returns it as a string, which is also how the API exposes it. */

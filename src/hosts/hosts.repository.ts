@@ -101,7 +101,8 @@ export interface DomainHostsOptions {
 /**
  * One page of a domain's hosts newest first (hosts_domain_feed_idx: domain_id, first_seen_at DESC, id DESC;
  * hosts_domain_inactive_idx for the inactive ones), and the count of all that match; the domain is looked up
- * by name inside both.
+ * by name inside both. A search finds the domain's matches in hosts_domain_host_trgm_idx (domain and trigrams in
+ * one index), or walks a large domain newest first when the term is common.
  */
 export function domainHostsStatements(opts: DomainHostsOptions): { page: Statement; count: Statement } {
   const q = new Params();
@@ -141,8 +142,9 @@ export function domainNewStatement(domain: string, since: string, limit: number)
 }
 
 /**
- * Literal substring search over every host, newest first: a rare term through hosts_host_trgm_idx, a common
- * one by walking hosts_new_feed_idx until the page is full (the planner picks by the estimate). Newest first
+ * Literal substring search over every host, newest first: a rare term through the trigrams of
+ * hosts_domain_host_trgm_idx, a common one by walking hosts_new_feed_idx until the page is full (the planner
+ * picks by the estimate, read from a large sample of names: see migration SearchWithinDomain). Newest first
  * rather than by name: a label like www is spread evenly over time, while in name order all www.* hosts sit
  * together at the end, so a walk in name order could read most of the index before it found a page. The walk
  * reads the index alone (it carries the names) and picks the page's ids; only those rows are read from the
