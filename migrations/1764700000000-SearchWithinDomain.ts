@@ -21,7 +21,7 @@ export class SearchWithinDomain1764700000000 implements MigrationInterface {
     await q.query(`CREATE INDEX hosts_domain_host_trgm_idx ON hosts USING gin (domain_id, host gin_trgm_ops)`);
     await q.query(`DROP INDEX hosts_host_trgm_idx`);
     await q.query(`ALTER TABLE hosts ALTER COLUMN host SET STATISTICS 1000`);
-    await q.query(`ANALYZE hosts`);
+    await analyzeHostsIfAny(q);
   }
 
   async down(q: QueryRunner): Promise<void> {
@@ -30,6 +30,16 @@ export class SearchWithinDomain1764700000000 implements MigrationInterface {
     await q.query(`CREATE INDEX hosts_host_trgm_idx ON hosts USING gin (host gin_trgm_ops)`);
     await q.query(`DROP INDEX hosts_domain_host_trgm_idx`);
     await q.query(`DROP EXTENSION IF EXISTS btree_gin`);
-    await q.query(`ANALYZE hosts`);
+    await analyzeHostsIfAny(q);
   }
+}
+
+/**
+ * New statistics at once where there are hosts. Never on an empty table: analysed empty, it is planned as empty
+ * until autovacuum looks again, and the first large scan's check for names already recorded then reads the
+ * growing table once per name (a scan of 100,000 new names ran past the statement timeout).
+ */
+async function analyzeHostsIfAny(q: QueryRunner): Promise<void> {
+  const [{ any }] = (await q.query(`SELECT EXISTS (SELECT 1 FROM hosts) AS any`)) as { any: boolean }[];
+  if (any) await q.query(`ANALYZE hosts`);
 }
