@@ -44,9 +44,9 @@ export interface DomainFilters {
 }
 
 /**
- * Rebuilds the new-host rollups in one transaction: per domain and hour or day, per platform and hour (from the
- * domains' hours), per platform and minute (from the hosts). Rebuilds take turns: two at once would both insert
- * the same hours.
+ * Rebuilds the new-host rollups in one transaction, each coarser one from the finer of its kind: per domain, hours
+ * from the hosts and days from the hours; per platform, minutes from the hosts and hours from the minutes. Rebuilds
+ * take turns: two at once would both insert the same hours.
  */
 export async function rebuildNewHostCounts(manager: EntityManager): Promise<void> {
   await manager.transaction(async (m) => {
@@ -65,19 +65,18 @@ export async function rebuildNewHostCounts(manager: EntityManager): Promise<void
       `INSERT INTO domain_new_host_days (domain_id, day, n)
        SELECT domain_id, date_trunc('day', hour, 'UTC'), sum(n) FROM domain_new_host_counts GROUP BY 1, 2`,
     );
-    await affected(m, `DELETE FROM new_host_counts`);
-    await affected(
-      m,
-      `INSERT INTO new_host_counts (hour, platform_slug, n)
-       SELECT c.hour, d.platform_slug, sum(c.n) FROM domain_new_host_counts c JOIN domains d ON d.id = c.domain_id
-        GROUP BY 1, 2`,
-    );
     await affected(m, `DELETE FROM new_host_minutes`);
     await affected(
       m,
       `INSERT INTO new_host_minutes (minute, platform_slug, n)
        SELECT date_trunc('minute', h.first_seen_at, 'UTC'), d.platform_slug, count(*)
          FROM hosts h JOIN domains d ON d.id = h.domain_id GROUP BY 1, 2`,
+    );
+    await affected(m, `DELETE FROM new_host_counts`);
+    await affected(
+      m,
+      `INSERT INTO new_host_counts (hour, platform_slug, n)
+       SELECT date_trunc('hour', minute, 'UTC'), platform_slug, sum(n) FROM new_host_minutes GROUP BY 1, 2`,
     );
   });
 }
