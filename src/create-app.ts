@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -57,6 +60,30 @@ function parseAccountForm(
   done(null, Object.fromEntries(new URLSearchParams(body.toString())));
 }
 
+/**
+ * Requests Node refuses before Fastify sees them: too slow (REQUEST_TIMEOUT_SECONDS), headers too large, or not
+ * HTTP. Answered in the contract's shape, then the connection is closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'request_timeout', 'The request was not received in time']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'payload_too_large', 'The request headers are too large']
+        : [400, 'invalid_body', 'Malformed HTTP request'];
+  const id = randomUUID();
+  const body = JSON.stringify({ error: { code, message }, request_id: id });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 /** Stops the app's HTTP server gracefully (see HttpDrain); true when nothing had to be cut. */
 export function drainHttp(app: NestFastifyApplication, timeoutMs: number): Promise<boolean> {
   return HttpDrain.of(app.getHttpServer())?.drain(timeoutMs) ?? Promise.resolve(true);
@@ -71,6 +98,17 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   const logger = createLogger(env);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
+    // A client must send its whole request (headers and body) within REQUEST_TIMEOUT_SECONDS; Node checks every
+    // second (its default, 30 s, would let a trickled body live half a minute longer). Responses are not bounded:
+    // exports and streams run as long as their clients read.
+    requestTimeout: env.REQUEST_TIMEOUT_SECONDS * 1000,
+    keepAliveTimeout: env.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    http: {
+      requestTimeout: env.REQUEST_TIMEOUT_SECONDS * 1000,
+      headersTimeout: Math.min(60_000, env.REQUEST_TIMEOUT_SECONDS * 1000),
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler: answerClientError,
     trustProxy: trustedProxies(env.TRUST_PROXY),
     genReqId: requestIdFor,
     rewriteUrl: (req: { url?: string }) => rewriteMirrorPrefix(req.url ?? '/'),
@@ -91,6 +129,8 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
     },
   });
   const fastify = adapter.getInstance();
+  // Further connections are closed by Node at once; streams count like any other connection.
+  fastify.server.maxConnections = env.HTTP_MAX_CONNECTIONS;
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);

@@ -187,6 +187,60 @@ export class Environment {
   @IsInt()
   STREAM_MAX_CLIENTS = 1000;
 
+  @EnvVar(
+    'Most exports (GET /export) one process streams at once; on a PostgreSQL server at most DATABASE_POOL_SIZE − 2, on the embedded database at most 2, so key checks and small reads always find a connection.',
+    '4',
+  )
+  @Transform(toInt)
+  @Min(1)
+  @Max(100)
+  @IsInt()
+  EXPORT_MAX_CONCURRENT = 4;
+
+  @EnvVar(
+    'Seconds a further export waits for one to end before it is answered 503 service_unavailable with Retry-After.',
+    '5',
+  )
+  @Transform(toInt)
+  @Min(0)
+  @Max(60)
+  @IsInt()
+  EXPORT_WAIT_SECONDS = 5;
+
+  @EnvVar('Seconds an export waits for its client to take data before it is aborted and its slot freed.', '60')
+  @Transform(toInt)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  EXPORT_IDLE_SECONDS = 60;
+
+  @EnvVar(
+    'Seconds a client has to send a whole request, headers and body; a slower one is answered 408 request_timeout and disconnected.',
+    '30',
+  )
+  @Transform(toInt)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  REQUEST_TIMEOUT_SECONDS = 30;
+
+  @EnvVar('Seconds an idle keep-alive connection stays open for its next request.', '72')
+  @Transform(toInt)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  KEEP_ALIVE_TIMEOUT_SECONDS = 72;
+
+  @EnvVar(
+    'Most open HTTP connections one process accepts (streams included); further connections are closed at once.',
+    '4096',
+  )
+  @Transform(toInt)
+  @Min(16)
+  @Max(1_000_000)
+  @IsInt()
+  HTTP_MAX_CONNECTIONS = 4096;
+
   @EnvVar('Seconds a webhook endpoint has to answer a delivery before the attempt counts as failed.', '10')
   @Transform(toInt)
   @Min(1)

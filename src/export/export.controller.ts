@@ -30,7 +30,9 @@ export class ExportController {
     description:
       'Not the envelope: a streamed body, ordered by root domain, then host, with a Content-Disposition filename. ' +
       'Errors found before the first byte are answered with the JSON error. An error after streaming started aborts ' +
-      'the response before its end: the chunked body has no final chunk (curl exits 18), and a json body is not a closed array.',
+      'the response before its end: the chunked body has no final chunk (curl exits 18), and a json body is not a closed array. ' +
+      'A process streams at most EXPORT_MAX_CONCURRENT exports at once; a further one waits up to EXPORT_WAIT_SECONDS, then ' +
+      'gets 503 service_unavailable with Retry-After. An export whose client takes no data for EXPORT_IDLE_SECONDS is aborted.',
   })
   @ApiProduces('text/plain', 'text/csv', 'application/json')
   @ApiResponse({
@@ -60,7 +62,7 @@ export class ExportController {
       'application/json': { schema: { type: 'array', description: 'format=json: one array, streamed', items: ROW } },
     },
   })
-  @ApiErrors('invalid_query', 'invalid_domain', 'not_found')
+  @ApiErrors('invalid_query', 'invalid_domain', 'not_found', 'service_unavailable')
   async export(@Query() query: ExportQuery, @Res({ passthrough: true }) reply: FastifyReply) {
     const prepared = await this.exports.prepare(query);
     void reply

@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { Environment } from '../config/environment.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { windowStart } from '../common/validation/window.js';
 import { DomainsService } from '../domains/domains.service.js';
 import type { ExportFormat, ExportQuery } from './dto/export.query.js';
+import { ExportSlots } from './export-slots.js';
 import { type ExportFilters, ExportRepository } from './export.repository.js';
 
 export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = {
@@ -21,8 +23,10 @@ export interface PreparedExport {
 }
 
 /** Joins a batch of lines into one chunk of the format's body. */
-function frame(format: 'csv' | 'json', lines: string[], first: boolean): string {
+function frame(format: ExportFormat, lines: string[], first: boolean): string {
   switch (format) {
+    case 'txt':
+      return `${lines.join('\n')}\n`;
     case 'csv': // RFC 4180 ends every record with CRLF
       return `${lines.join('\r\n')}\r\n`;
     case 'json':
@@ -32,15 +36,21 @@ function frame(format: 'csv' | 'json', lines: string[], first: boolean): string 
 
 @Injectable()
 export class ExportService {
+  private readonly logger = new Logger('Export');
+
   constructor(
     private readonly exports: ExportRepository,
     private readonly domains: DomainsService,
+    private readonly slots: ExportSlots,
+    private readonly env: Environment,
   ) {}
 
   /**
-   * Checks the parameters and reads the first chunk before anything is sent, so a bad request or a failing
-   * query is still answered with the JSON error. After that the body streams; an error then aborts the
-   * response before its end (see the README: a truncated export never looks complete).
+   * Checks the parameters, takes one of the process's export slots (or answers 503), and reads the first chunk
+   * before anything is sent, so a bad request or a failing query is still answered with the JSON error. After that
+   * the body streams; an error then aborts the response before its end (see the README: a truncated export never
+   * looks complete), and so does a client that takes no data for EXPORT_IDLE_SECONDS. The slot is given back when
+   * the body ends, however it ends.
    */
   async prepare(query: ExportQuery): Promise<PreparedExport> {
     if (query.domain && query.platform) throw ApiError.invalidQuery('give domain or platform, not both');
@@ -53,34 +63,52 @@ export class ExportService {
       since: windowStart(query),
       search: query.search,
     };
-    const chunks: AsyncGenerator<string | Buffer> =
-      format === 'txt' ? this.exports.textChunks(filters) : this.framed(format, filters);
+    const release = await this.slots.acquire();
+    const chunks = this.framed(format, filters);
     const first = await chunks.next().catch(async (e: unknown) => {
+      release();
       await chunks.return(undefined);
       throw e;
     });
 
-    async function* body(): AsyncGenerator<string | Buffer> {
+    const idleMs = this.env.EXPORT_IDLE_SECONDS * 1000;
+    const logger = this.logger;
+    let timer: NodeJS.Timeout | undefined;
+    /** Hands out one chunk; if the client has not taken it within EXPORT_IDLE_SECONDS, the response is aborted. */
+    async function* body(): AsyncGenerator<string> {
       try {
-        if (!first.done) yield first.value;
-        yield* chunks;
+        for (let next = first; !next.done; next = await chunks.next()) {
+          timer = setTimeout(() => {
+            logger.warn(`Export aborted: its client took no data for ${idleMs / 1000} s`);
+            stream.destroy(new Error('export client idle'));
+          }, idleMs);
+          yield next.value; // resumes when the response wants the next chunk
+          clearTimeout(timer);
+        }
       } finally {
+        clearTimeout(timer);
+        release();
         await chunks.return(undefined);
       }
     }
-    return {
-      body: Readable.from(body(), { objectMode: false }),
-      mediaType: EXPORT_MEDIA_TYPES[format],
-      filename: this.filename(query),
-    };
+    const stream = Readable.from(body(), { objectMode: false });
+    stream.once('close', () => {
+      clearTimeout(timer);
+      release();
+    });
+    return { body: stream, mediaType: EXPORT_MEDIA_TYPES[format], filename: this.filename(query) };
   }
 
-  /** csv and json: the header or opening bracket, the framed batches, and the closing bracket. */
-  private async *framed(format: 'csv' | 'json', filters: ExportFilters): AsyncGenerator<string> {
-    yield format === 'csv' ? `${CSV_HEADER}\r\n` : '[\n';
+  /** The csv header or json opening bracket, the framed batches, and the json closing bracket. */
+  private async *framed(format: ExportFormat, filters: ExportFilters): AsyncGenerator<string> {
+    const batches = this.exports.lineBatches(format, filters);
+    // The first batch is read before anything is framed, so a failing query is still a JSON error.
+    const head = await batches.next();
+    if (format === 'csv') yield `${CSV_HEADER}\r\n`;
+    if (format === 'json') yield '[\n';
     let first = true;
-    for await (const lines of this.exports.lineBatches(format, filters)) {
-      yield frame(format, lines, first);
+    for (let next = head; !next.done; next = await batches.next()) {
+      yield frame(format, next.value, first);
       first = false;
     }
     if (format === 'json') yield first ? ']\n' : '\n]\n';

@@ -1,4 +1,4 @@
-/** The error codes of the API contract, plus payload_too_large for oversized request bodies. */
+/** The error codes of the API contract, plus payload_too_large for oversized requests and request_timeout. */
 export type ErrorCode =
   | 'invalid_body'
   | 'invalid_domain'
@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'unknown_platform'
   | 'method_not_allowed'
   | 'payload_too_large'
+  | 'request_timeout'
   | 'query_failed'
   | 'server_error'
   | 'service_unavailable';
@@ -36,6 +37,8 @@ export function statusOf(code: ErrorCode): number {
       return 405;
     case 'payload_too_large':
       return 413;
+    case 'request_timeout':
+      return 408;
     case 'query_failed':
     case 'server_error':
       return 500;
@@ -57,6 +60,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'unknown_platform',
   'method_not_allowed',
   'payload_too_large',
+  'request_timeout',
   'query_failed',
   'server_error',
   'service_unavailable',
