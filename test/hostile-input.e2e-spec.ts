@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
+import { normalizeTimestamp } from '../src/common/validation/query-params.js';
 import { seedDomain } from './fixtures/data.js';
 import { type ApiResponse, type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 
@@ -46,6 +48,51 @@ const hostile = fc.oneof(
   fc.integer().map(String),
   fc.double().map(String),
 );
+
+const digits = (n: number, max: number) => fc.integer({ min: 0, max }).map((v) => String(v).padStart(n, '0'));
+/**
+ * Timestamps of every shape PostgreSQL might read, mostly plausible, often just out of range: years 0 to 10000,
+ * month 13, day 32, hour 24, second 60 and 61, 0 to 12 fraction digits, 'T', 't' or a space, 'Z', 'z', no zone,
+ * or offsets up to ±99:99 with or without a colon.
+ */
+const timestampish = fc
+  .record({
+    year: fc.oneof(fc.constantFrom('0000', '1969', '1970', '2024', '9999', '10000'), digits(4, 9999)),
+    month: digits(2, 13),
+    day: digits(2, 32),
+    time: fc.option(
+      fc.record({
+        sep: fc.constantFrom('T', 't', ' '),
+        hour: digits(2, 25),
+        minute: digits(2, 61),
+        second: fc.option(digits(2, 61)),
+        fraction: fc.option(fc.stringMatching(/^[0-9]{1,12}$/)),
+        zone: fc.oneof(
+          fc.constantFrom('Z', 'z', ''),
+          fc
+            .tuple(fc.constantFrom('+', '-'), digits(2, 99), fc.constantFrom(':', ''), digits(2, 99))
+            .map((p) => p.join('')),
+        ),
+      }),
+    ),
+  })
+  .map(({ year, month, day, time }) => {
+    const date = `${year}-${month}-${day}`;
+    if (!time) return date;
+    const seconds = time.second === null ? '' : `:${time.second}${time.fraction === null ? '' : `.${time.fraction}`}`;
+    return `${date}${time.sep}${time.hour}:${time.minute}${seconds}${time.zone}`;
+  });
+
+/** The endpoints that take a timestamp, and how: `since` of a window, or the feed cursor's `before_ts`. */
+const TIMESTAMP_PARAMS = [
+  '/domains/lit.test/subdomains/new?since=',
+  '/subdomains/new?since=',
+  '/subdomains/new?before_id=1&before_ts=',
+  '/platforms/hackerone/subdomains/new?since=',
+  '/stats/top-domains?since=',
+  '/stats/timeseries?bucket=hour&since=',
+  '/export?scope=new&since=',
+];
 
 const ENDPOINTS: { path: string; params: string[] }[] = [
   { path: '/domains', params: ['search', 'platform', 'enabled', 'sort', 'limit', 'offset'] },
@@ -178,5 +225,85 @@ describe('hostile input', () => {
     ]);
     const slug = await t.get('/platforms/%00/subdomains', auth);
     expect([slug.status, slug.body.error.code]).toEqual([404, 'unknown_platform']);
+  });
+  it('reads every timestamp as PostgreSQL does: accepted ones mean the same instant, the rest are 400, never a 500', async () => {
+    await fc.assert(
+      fc.asyncProperty(timestampish, fc.constantFrom(...TIMESTAMP_PARAMS), async (value, prefix) => {
+        const res = await t.get(`${prefix}${encodeURIComponent(value)}`, auth);
+        expectContractAnswer(res, `${prefix}${value}`);
+        expect([value, [200, 400]]).toEqual([value, expect.arrayContaining([res.status])]);
+        if (res.status === 400) {
+          // Refused as a timestamp, or (a window of hour buckets reaching back decades) as too long a series.
+          expect(res.body.error).toEqual({ code: 'invalid_query', message: expect.stringMatching(/ISO 8601|buckets/) });
+          return;
+        }
+        // Accepted: PostgreSQL reads the same instant from what was sent as from what the service queried with.
+        const served = normalizeTimestamp(value);
+        const [read] = await t.dataSource.query(
+          `SELECT $1::timestamptz = $2::timestamptz AS same, extract(year FROM $1::timestamptz AT TIME ZONE 'UTC') AS y`,
+          [value, served],
+        );
+        expect([value, served, read.same, Number(read.y) >= 1970 && Number(read.y) <= 9999]).toEqual([
+          value,
+          expect.any(String),
+          true,
+          true,
+        ]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('answers the timestamps PostgreSQL refuses with 400, and reads the ones it accepts exactly', async () => {
+    for (const bad of [
+      '2024-01-01T00:00:00+99:00',
+      '2024-01-01T00:00:00+16:00',
+      '2024-01-01T00:00:00+01:60',
+      '2024-01-01T00:00:61Z',
+      '0000-01-01',
+      '10000-01-01T00:00:00Z',
+      '2026-02-29',
+      '9999-12-31T23:59:60-15:59',
+    ]) {
+      for (const prefix of ['/domains/lit.test/subdomains/new?since=', '/stats/timeseries?since=']) {
+        const res = await t.get(`${prefix}${encodeURIComponent(bad)}`, auth);
+        expect([bad, res.status, res.body.error?.code]).toEqual([bad, 400, 'invalid_query']);
+      }
+    }
+    const epoch = async (v: string) =>
+      Number((await t.dataSource.query(`SELECT extract(epoch FROM $1::timestamptz)::float8 AS e`, [v]))[0].e);
+    for (const good of [
+      '2024-01-01T00:00:00+15:59',
+      '2024-01-01 00:00:00z',
+      '2024-01-01t23:59:60Z',
+      '2024-03-01T00:00:00.1234567890-0230',
+    ]) {
+      const res = await t.get(`/domains/lit.test/subdomains/new?since=${encodeURIComponent(good)}`, auth);
+      expect([good, res.status]).toEqual([good, 200]);
+      expect(await epoch(res.body.meta.since as string)).toBeCloseTo(await epoch(good), 6);
+    }
+  });
+
+  it('answers a platform cursor forged with a valid checksum and a NUL or any non-name with 400, never a 500', async () => {
+    const forge = (domain: string, host: string) => {
+      const payload = Buffer.from(JSON.stringify([domain, host])).toString('base64url');
+      const sum = createHash('sha256')
+        .update(`subdomain-monitor:platform-cursor:${payload}`)
+        .digest('base64url')
+        .slice(0, 12);
+      return `c1.${payload}.${sum}`;
+    };
+    for (const [domain, host] of [
+      ['lit.test', 'a\u0000b.lit.test'],
+      ['lit\u0000.test', 'abc.lit.test'],
+      ['lit.test', 'x'.repeat(300)],
+      ['lit.test', 'a\u001bb.lit.test'],
+      ['', 'abc.lit.test'],
+    ]) {
+      const res = await t.get(`/platforms/hackerone/subdomains?cursor=${forge(domain, host)}`, auth);
+      expect([res.status, res.body.error?.code]).toEqual([400, 'invalid_query']);
+    }
+    const honest = await t.get(`/platforms/hackerone/subdomains?cursor=${forge('lit.test', 'abc.lit.test')}`, auth);
+    expect(honest.status).toBe(200);
   });
 });

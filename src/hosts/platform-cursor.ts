@@ -8,6 +8,9 @@ import type { PlatformPosition } from './hosts.repository.js';
  * It carries no secret: it names a host the client has already received.
  */
 const VERSION = 'c1';
+/** A name PostgreSQL can compare: at most 253 characters, no control character (a NUL would fail the statement). */
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
+const NAME = /^[^\u0000-\u001f\u007f]{0,253}$/u;
 
 function checksum(payload: string): string {
   return createHash('sha256').update(`subdomain-monitor:platform-cursor:${payload}`).digest('base64url').slice(0, 12);
@@ -24,7 +27,13 @@ export function decodePlatformCursor(cursor: string): PlatformPosition {
   if (version !== VERSION || !payload || !sum || rest.length > 0 || checksum(payload) !== sum) throw invalid();
   try {
     const value: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) {
+    // The checksum is no secret, so a cursor can be forged: what it names must still be names the service stores.
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      value.every((v) => typeof v === 'string' && NAME.test(v)) &&
+      value[0] !== ''
+    ) {
       const [domain, host] = value as [string, string];
       return { domain, host };
     }

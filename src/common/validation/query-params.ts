@@ -73,28 +73,29 @@ export function HoursParam(): PropertyDecorator {
   );
 }
 
-// ISO 8601 date or date-time; a date-time without an offset is read as UTC.
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+// ISO 8601 date or date-time, 'T' or a space between, 'Z' or 'z' or an offset (+hh:mm, +hhmm); none is UTC.
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,12}))?)?(?:(Z)|([+-])(\d{2}):?(\d{2}))?)?$/i;
 
 /**
- * The timestamp as an unambiguous ISO 8601 string that PostgreSQL reads exactly (microseconds kept, UTC
- * when no offset was given), or null when it is not a real ISO 8601 timestamp between 1970 and 9999.
+ * The timestamp as PostgreSQL reads it, written as one canonical UTC string with six fraction digits
+ * (`2026-01-31T12:00:00.000000Z`, which cursors and event ids use too), or null where PostgreSQL would refuse it or
+ * the instant falls outside 1970–9999. As in PostgreSQL: an offset up to ±15:59, second 60 (a leap second) is the
+ * next minute's first, and fraction digits past the sixth round to the microsecond.
  */
 export function normalizeTimestamp(value: string): string | null {
   const m = ISO_8601.exec(value);
   if (!m) return null;
-  const [, y, mo, d, h = '00', mi = '00', sec, zone] = m;
-  const check = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, sec ? +sec : 0));
-  const real =
-    check.getUTCFullYear() === +y &&
-    check.getUTCMonth() === +mo - 1 &&
-    check.getUTCDate() === +d &&
-    +h < 24 &&
-    +mi < 60;
-  if (!real || +y < 1970) return null;
-  if (m[4] === undefined) return `${y}-${mo}-${d}T00:00:00Z`;
-  const text = value.replace(' ', 'T');
-  return zone ? text : `${text}Z`;
+  const [, y, mo, d, h = '00', mi = '00', sec = '00', fraction = '', , sign, oh = '00', om = '00'] = m;
+  if (+y < 1970 || +h > 23 || +mi > 59 || +sec > 60 || +oh > 15 || +om > 59) return null;
+  const day = new Date(Date.UTC(+y, +mo - 1, +d));
+  if (day.getUTCFullYear() !== +y || day.getUTCMonth() !== +mo - 1 || day.getUTCDate() !== +d) return null;
+  const offsetMs = (sign === '-' ? -1 : 1) * (+oh * 60 + +om) * 60_000;
+  const micros = Math.round(Number(`0.${fraction || '0'}`) * 1e6); // 1e6 when it rounds up to the next second
+  const instant = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +sec) - offsetMs + (micros === 1e6 ? 1000 : 0));
+  const year = instant.getUTCFullYear();
+  if (year < 1970 || year > 9999) return null;
+  return `${instant.toISOString().slice(0, 19)}.${String(micros % 1e6).padStart(6, '0')}Z`;
 }
 
 /** A timestamp parameter (`since`, `before_ts`): ISO 8601, read as UTC when it has no offset. Kept as text. */

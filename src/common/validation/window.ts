@@ -5,7 +5,10 @@ export class WindowQuery {
   @HoursParam()
   hours: number = DEFAULT_HOURS;
 
-  @TimestampParam('Start of the window, ISO 8601 (UTC when no offset is given); overrides hours')
+  @TimestampParam(
+    'Start of the window, ISO 8601, read as PostgreSQL reads it (UTC when no offset is given; offsets up to ±15:59; ' +
+      'second 60 is the next minute); overrides hours. Echoed in meta.since in UTC with six fraction digits',
+  )
   since?: string;
 }
 
