@@ -157,7 +157,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   app.useLogger(app.get(Logger));
   if (env.CORS_ORIGINS?.length) app.enableCors(corsOptions(env.CORS_ORIGINS));
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', ...ACCOUNT_PATHS] });
-  const document = buildOpenApiDocument(app);
+  const document = buildOpenApiDocument(app, env.PUBLIC_URL);
   app.get(OpenApiDocument).document = document;
   if (env.DOCS === 'on') {
     SwaggerModule.setup('docs', app, document, {

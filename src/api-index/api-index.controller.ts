@@ -18,7 +18,11 @@ export class ApiIndexController {
 
   @Get()
   @Public()
-  @ApiOperation({ summary: 'Version and the list of endpoints (public)' })
+  @ApiOperation({
+    summary: 'Version and the list of endpoints (public)',
+    description:
+      'Needs no key. Lists every endpoint of the API as `METHOD /path`, taken from the routes the server serves.',
+  })
   @ApiEnvelope(IndexDto)
   index(): RenderedJson {
     this.body ??= RenderedJson.data(JSON.stringify({ version: API_VERSION, endpoints: this.routes.apiEndpoints() }));

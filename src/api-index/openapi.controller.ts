@@ -15,7 +15,11 @@ export class OpenApiController {
 
   @Get('openapi.json')
   @Public()
-  @ApiOperation({ summary: 'This OpenAPI 3.1 document (public)' })
+  @ApiOperation({
+    summary: 'This OpenAPI 3.1 document (public)',
+    description:
+      'Needs no key. Describes every endpoint: parameters, defaults, response bodies and headers, and errors.',
+  })
   @ApiOkResponse({
     description: 'The OpenAPI document',
     content: { 'application/json': { schema: { type: 'object' } } },

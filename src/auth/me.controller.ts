@@ -11,7 +11,10 @@ import type { AuthenticatedKey } from './api-keys.service.js';
 export class MeController {
   @Get()
   @RequireScope('read')
-  @ApiOperation({ summary: 'The identity of the presented key' })
+  @ApiOperation({
+    summary: 'The identity of the presented key',
+    description: "The user the key belongs to, the key's name and its scopes. A cheap way to check that a key works.",
+  })
   @ApiEnvelope(MeDto)
   me(@CurrentKey() key: AuthenticatedKey) {
     return envelope({ user_id: key.userId, key: { name: key.name, scopes: key.scopes } });

@@ -401,7 +401,9 @@ export class Environment {
   SYNC_PRUNE: OnOff = 'off';
 
   @EnvVar(
-    'Public base URL of the service, used in the OpenAPI document and sign-in links.',
+    'Public base URL of the service (e.g. https://monitor.example.com): the OpenAPI document names its servers ' +
+      'PUBLIC_URL/api/v1 and PUBLIC_URL/api/public/v1 (unset: the relative /api/v1 and /api/public/v1), and ' +
+      'sign-in links start with it (unset: http://HOST:PORT).',
     '(derived from HOST and PORT)',
   )
   @IsOptional()

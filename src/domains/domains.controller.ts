@@ -14,7 +14,11 @@ export class DomainsController {
   constructor(private readonly domains: DomainsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Tracked root domains' })
+  @ApiOperation({
+    summary: 'Tracked root domains',
+    description:
+      'Filtered by a substring of the domain (`search`), a platform and whether scanning is enabled, sorted by `sort`, offset-paged; meta.total counts every match.',
+  })
   @ApiEnvelope(DomainDto, { isArray: true, meta: PageMetaDto })
   @ApiErrors('invalid_query')
   list(@Query() query: ListDomainsQuery) {
@@ -22,7 +26,11 @@ export class DomainsController {
   }
 
   @Get(':domain')
-  @ApiOperation({ summary: 'One tracked root domain with its stats' })
+  @ApiOperation({
+    summary: 'One tracked root domain with its stats',
+    description:
+      'The domain record with host counts: ever found, first seen in the last 24 hours and 7 days, active and inactive.',
+  })
   @ApiParam({ name: 'domain', description: 'A tracked root domain', example: 'example.com' })
   @ApiEnvelope(DomainDetailDto)
   @ApiErrors('invalid_domain', 'not_found')

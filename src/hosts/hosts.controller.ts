@@ -42,7 +42,11 @@ export class DomainHostsController {
   constructor(private readonly hosts: HostsService) {}
 
   @Get()
-  @ApiOperation({ summary: "A domain's hosts, newest first" })
+  @ApiOperation({
+    summary: "A domain's hosts, newest first",
+    description:
+      'All hosts, only the new ones (first seen in the last 24 hours) or only the inactive ones (`filter`), optionally those containing `search`; offset-paged, meta.total counts every match.',
+  })
   @ApiParam(DOMAIN_PARAM)
   @ApiEnvelope(DomainHostDto, { isArray: true, meta: PageMetaDto })
   @ApiErrors('invalid_domain', 'invalid_query', 'not_found')
@@ -51,7 +55,11 @@ export class DomainHostsController {
   }
 
   @Get('new')
-  @ApiOperation({ summary: "A domain's hosts first seen in the window, newest first" })
+  @ApiOperation({
+    summary: "A domain's hosts first seen in the window, newest first",
+    description:
+      'The window is the last `hours` (24) or starts at `since`; meta gives its start and the rows returned.',
+  })
   @ApiParam(DOMAIN_PARAM)
   @ApiEnvelope(DomainNewHostDto, { isArray: true, meta: WindowMetaDto })
   @ApiErrors('invalid_domain', 'invalid_query', 'not_found')
@@ -79,7 +87,11 @@ export class SubdomainsController {
   }
 
   @Get('search')
-  @ApiOperation({ summary: 'Hosts whose name contains q (literally, case-insensitive), newest first' })
+  @ApiOperation({
+    summary: 'Hosts whose name contains q (literally, case-insensitive), newest first',
+    description:
+      'Searches every host of every program. `q` needs at least 2 characters; `%` and `_` are matched as themselves.',
+  })
   @ApiEnvelope(SearchHostDto, { isArray: true, meta: SearchMetaDto })
   @ApiErrors('invalid_query')
   search(@Query() query: SearchHostsQuery) {
@@ -140,7 +152,10 @@ export class PlatformHostsController {
   }
 
   @Get('new')
-  @ApiOperation({ summary: "The platform's hosts first seen in the window, newest first" })
+  @ApiOperation({
+    summary: "The platform's hosts first seen in the window, newest first",
+    description: "Hosts of the platform's root domains; the window is the last `hours` (24) or starts at `since`.",
+  })
   @ApiParam(SLUG_PARAM)
   @ApiEnvelope(FeedHostDto, { isArray: true, meta: WindowMetaDto })
   @ApiErrors('invalid_query', 'unknown_platform')

@@ -22,14 +22,22 @@ export class PlatformsController {
   constructor(private readonly platforms: PlatformsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'The tracked platforms with their counts' })
+  @ApiOperation({
+    summary: 'The tracked platforms with their counts',
+    description:
+      'Every platform with its counts: tracked root domains, hosts found under them, and hosts first seen in the last ' +
+      '24 hours.',
+  })
   @ApiEnvelope(PlatformDto, { isArray: true })
   list() {
     return this.platforms.list();
   }
 
   @Get(':slug')
-  @ApiOperation({ summary: 'One platform' })
+  @ApiOperation({
+    summary: 'One platform',
+    description: 'A platform by its slug (e.g. hackerone), with the counts GET /platforms lists.',
+  })
   @ApiParam(SLUG_PARAM)
   @ApiEnvelope(PlatformDto)
   @ApiErrors('unknown_platform')
@@ -38,7 +46,11 @@ export class PlatformsController {
   }
 
   @Get(':slug/domains')
-  @ApiOperation({ summary: "The platform's root domains, A→Z" })
+  @ApiOperation({
+    summary: "The platform's root domains, A→Z",
+    description:
+      "The root domains of the platform's programs with their host totals, offset-paged; meta.total counts them all.",
+  })
   @ApiParam(SLUG_PARAM)
   @ApiEnvelope(PlatformDomainDto, { isArray: true, meta: PageMetaDto })
   @ApiErrors('invalid_query', 'unknown_platform')

@@ -27,14 +27,22 @@ export class ScansController {
   }
 
   @Get('status')
-  @ApiOperation({ summary: "The worker's health and scan cycle" })
+  @ApiOperation({
+    summary: "The worker's health and scan cycle",
+    description:
+      'Health: scans running now, scans finished and failed in the last 30 minutes, the last error. Cycle: domains tracked, ' +
+      'enabled, due and queued, the scan interval and the share of enabled domains scanned within it.',
+  })
   @ApiEnvelope(WorkerStatusDto)
   status() {
     return this.scans.status();
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One scan' })
+  @ApiOperation({
+    summary: 'One scan',
+    description: 'A scan by its id (a UUID, as listed by GET /scans), with its domain, trigger, status and counts.',
+  })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(ScanDto)
   @ApiErrors('invalid_id', 'not_found')
@@ -46,7 +54,11 @@ export class ScansController {
   @Post()
   @HttpCode(202)
   @RequireScope('write')
-  @ApiOperation({ summary: 'Queue a scan of one tracked root domain; the worker starts it at its next tick' })
+  @ApiOperation({
+    summary: 'Queue a scan of one tracked root domain; the worker starts it at its next tick',
+    description:
+      'Needs a key with the write scope. Body: `{"domain": "example.com"}`, a tracked root domain. Queueing a domain that is already queued keeps its place. Follow it with GET /scans?domain=…&limit=1.',
+  })
   @ApiEnvelope(QueuedScanDto, { status: 202, description: 'Queued for the worker' })
   @ApiErrors('invalid_body', 'invalid_domain', 'not_found', 'payload_too_large')
   async queue(@Body() body: QueueScanDto) {
@@ -56,7 +68,10 @@ export class ScansController {
   @Post('rescan-all')
   @HttpCode(202)
   @RequireScope('write')
-  @ApiOperation({ summary: 'Mark every enabled domain due, so the worker starts a full sweep at its next tick' })
+  @ApiOperation({
+    summary: 'Mark every enabled domain due, so the worker starts a full sweep at its next tick',
+    description: 'Needs a key with the write scope; takes no body. Answers with the number of domains marked due.',
+  })
   @ApiEnvelope(RescanAllDto, { status: 202, description: 'Domains marked due' })
   async rescanAll() {
     return envelope(await this.scans.rescanAll());

@@ -13,14 +13,23 @@ export class StatsController {
   constructor(private readonly stats: StatsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Totals, new-host counts and per-platform figures' })
+  @ApiOperation({
+    summary: 'Totals, new-host counts and per-platform figures',
+    description:
+      'Domains and hosts tracked (active and inactive), hosts first seen in the last hour, day, week, month and 6 ' +
+      'months, and each platform with its counts as GET /platforms lists them.',
+  })
   @ApiEnvelope(StatsDto)
   overview() {
     return this.stats.overview();
   }
 
   @Get('top-domains')
-  @ApiOperation({ summary: 'Domains with the most new hosts in the window; ties by domain name' })
+  @ApiOperation({
+    summary: 'Domains with the most new hosts in the window; ties by domain name',
+    description:
+      'The window is the last `hours` (24) or starts at `since`; at most `limit` domains, the most new hosts first.',
+  })
   @ApiEnvelope(TopDomainDto, { isArray: true, meta: TopDomainsMetaDto })
   @ApiErrors('invalid_query')
   topDomains(@Query() query: TopDomainsQuery) {

@@ -16,6 +16,7 @@ const header = (name: string, description: string, required = true) => ({
 export const WEBHOOKS_OPENAPI: WebhooksObject = {
   newHosts: {
     post: {
+      operationId: 'newHosts',
       summary: 'New hosts of a scan (sent to your URL)',
       description:
         'One POST per webhook after each scan that recorded new hosts, for webhooks of every domain, of the ' +
@@ -73,6 +74,8 @@ export const WEBHOOKS_OPENAPI: WebhooksObject = {
           },
         },
       },
+      // The receiver checks the signature header; no security scheme of the API applies to what it is sent.
+      security: [],
       responses: { '2XX': { description: 'Delivered; any other answer, or none in time, is retried' } },
     },
   },

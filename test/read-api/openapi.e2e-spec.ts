@@ -45,7 +45,7 @@ describe('GET /openapi.json', () => {
     });
     for (const { path, method, op } of operations()) {
       if (path === '/' || path === '/openapi.json') {
-        expect(op.security).toBeUndefined();
+        expect(op.security).toEqual([]);
         continue;
       }
       expect([method, path, op.security]).toEqual([method, path, [{ bearer: [] }, { api_key: [] }]]);
@@ -54,22 +54,22 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('describes the parameters with their types, defaults, maxima and enums', () => {
+  it('describes the parameters with their types, defaults and enums', () => {
     const param = (path: string, name: string) =>
       (doc.paths[path].get.parameters as Json[]).find((p) => p.name === name)?.schema as Json;
-    expect(param('/domains', 'limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 100 });
+    expect(param('/domains', 'limit')).toMatchObject({ type: 'integer', minimum: 1, default: 100 });
     expect(param('/domains', 'sort')).toMatchObject({
       enum: ['domain', 'total_subdomains', 'new_subdomains_last_scan', 'last_scanned_at'],
       default: 'domain',
     });
     expect(param('/domains', 'enabled')).toMatchObject({ type: 'boolean' });
-    expect(param('/subdomains/new', 'limit')).toMatchObject({ maximum: 2000, default: 500 });
+    expect(param('/subdomains/new', 'limit')).toMatchObject({ default: 500 });
     expect(param('/subdomains/new', 'since')).toMatchObject({ type: 'string', format: 'date-time' });
     expect(param('/subdomains/new', 'hours')).toMatchObject({ type: 'integer', default: 24 });
-    expect(param('/platforms/{slug}/subdomains', 'limit')).toMatchObject({ maximum: 10000, default: 1000 });
+    expect(param('/platforms/{slug}/subdomains', 'limit')).toMatchObject({ default: 1000 });
     expect(param('/platforms/{slug}/subdomains', 'active')).toMatchObject({ type: 'boolean', default: true });
-    expect(param('/scans', 'limit')).toMatchObject({ maximum: 500, default: 50 });
-    expect(param('/stats/top-domains', 'limit')).toMatchObject({ maximum: 200, default: 20 });
+    expect(param('/scans', 'limit')).toMatchObject({ default: 50 });
+    expect(param('/stats/top-domains', 'limit')).toMatchObject({ default: 20 });
     expect(param('/stats/timeseries', 'bucket')).toMatchObject({
       enum: ['hour', 'day', 'week', 'month'],
       default: 'hour',
@@ -95,5 +95,107 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/scans'].post.responses['202']).toBeDefined();
     expect(doc.paths['/scans'].post.responses['403']).toBeDefined();
     expect(doc.paths['/scans/rescan-all'].post.responses['202']).toBeDefined();
+  });
+  it('documents every error response as JSON only, whatever the success body is', () => {
+    const errors = operations().flatMap(({ path, method, op }) =>
+      Object.entries(op.responses as Json)
+        .filter(([status]) => Number(status) >= 400)
+        .map(([status, response]) => [method, path, status, Object.keys((response as Json).content ?? {})]),
+    );
+    expect(errors.length).toBeGreaterThan(60);
+    for (const [method, path, status, types] of errors) {
+      expect([method, path, status, types]).toEqual([method, path, status, ['application/json']]);
+    }
+    // The routes whose success body is not JSON, where the old document listed their media types for errors too.
+    expect(Object.keys(doc.paths['/export'].get.responses['400'].content)).toEqual(['application/json']);
+    expect(Object.keys(doc.paths['/subdomains/stream'].get.responses['503'].content)).toEqual(['application/json']);
+    expect(Object.keys(doc.paths['/platforms/{slug}/subdomains'].get.responses['404'].content)).toEqual([
+      'application/json',
+    ]);
+  });
+
+  it('answers those errors as JSON, as documented', async () => {
+    const key = await t.token();
+    const auth = { authorization: `Bearer ${key}` };
+    for (const path of [
+      '/export?scope=bogus',
+      '/subdomains/stream?domain=nope.example',
+      '/platforms/nope/subdomains?format=txt',
+    ]) {
+      const res = await t.get(path, auth);
+      expect([path, res.status, res.headers.get('content-type')]).toEqual([
+        path,
+        expect.any(Number),
+        expect.stringMatching(/^application\/json/),
+      ]);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+    }
+  });
+
+  it('does not call the opaque API keys JWTs', () => {
+    expect(doc.components.securitySchemes.bearer).not.toHaveProperty('bearerFormat');
+  });
+
+  it('declares X-Request-Id once and on every response of every operation', () => {
+    expect(doc.components.headers['X-Request-Id']).toMatchObject({ required: true, schema: { type: 'string' } });
+    for (const { path, method, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        expect([method, path, status, (response as Json).headers?.['X-Request-Id']]).toEqual([
+          method,
+          path,
+          status,
+          { $ref: '#/components/headers/X-Request-Id' },
+        ]);
+      }
+    }
+  });
+
+  it('describes limit as clamped, not as a maximum the service would refuse', async () => {
+    const limits = operations().flatMap(({ path, op }) =>
+      ((op.parameters ?? []) as Json[]).filter((p) => p.name === 'limit').map((p) => ({ path, param: p })),
+    );
+    expect(limits.length).toBeGreaterThanOrEqual(9);
+    for (const { path, param } of limits) {
+      expect([path, param.schema.maximum]).toEqual([path, undefined]);
+      expect([path, param.description]).toEqual([path, expect.stringMatching(/clamped to \d+/)]);
+    }
+    const domains = (doc.paths['/domains'].get.parameters as Json[]).find((p) => p.name === 'limit');
+    expect(domains?.description).toContain('clamped to 1000');
+    // …which is what the service does: a larger value is answered, with the limit it used.
+    const res = await t.get('/domains?limit=5000', { authorization: `Bearer ${await t.token()}` });
+    expect([res.status, res.body.meta.limit]).toEqual([200, 1000]);
+  });
+
+  it('declares every tag it uses, with a description, and describes every operation', () => {
+    const declared = new Map((doc.tags as Json[]).map((tag) => [tag.name as string, tag.description as string]));
+    for (const { path, method, op } of operations()) {
+      for (const tag of op.tags as string[])
+        expect([method, path, tag, declared.get(tag)]).toEqual([method, path, tag, expect.any(String)]);
+      expect([method, path, op.description]).toEqual([method, path, expect.stringMatching(/\S{3}/)]);
+    }
+    for (const [name, description] of declared) expect([name, description.length > 10]).toEqual([name, true]);
+  });
+
+  it('names its servers relative to where it is served, so its paths resolve there', async () => {
+    const documentUrl = `${t.baseUrl}/api/v1/openapi.json`;
+    for (const server of doc.servers as Json[]) {
+      const res = await fetch(new URL(`${server.url}/openapi.json`, documentUrl));
+      expect([server.url, res.status]).toEqual([server.url, 200]);
+    }
+  });
+});
+
+describe('GET /openapi.json with PUBLIC_URL', () => {
+  it('names its servers under PUBLIC_URL, as the README says', async () => {
+    const t = await startTestApp({ PUBLIC_URL: 'https://monitor.example.com/tools/' });
+    try {
+      const doc = (await t.get('/openapi.json')).body;
+      expect(doc.servers.map((s: Json) => s.url)).toEqual([
+        'https://monitor.example.com/tools/api/v1',
+        'https://monitor.example.com/tools/api/public/v1',
+      ]);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -18,14 +18,22 @@ export class ErrorBodyDto {
   request_id: string;
 }
 
-/** Documents the error responses a route can give, by code; codes that share a status share one entry. */
+/**
+ * Documents the error responses a route can give, by code; codes that share a status share one entry. Errors are
+ * always JSON: the media type is given here, not left to the route's @ApiProduces, which names its success
+ * body's types (an export's text/csv, a stream's text/event-stream).
+ */
 export function ApiErrors(...codes: ErrorCode[]) {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
   return applyDecorators(
     ApiExtraModels(ErrorBodyDto),
     ...[...byStatus].map(([status, list]) =>
-      ApiResponse({ status, description: list.join(' | '), type: ErrorBodyDto }),
+      ApiResponse({
+        status,
+        description: list.join(' | '),
+        content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDto) } } },
+      }),
     ),
   );
 }

@@ -1,5 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import {
+  DocumentBuilder,
+  type OpenAPIObject,
+  type OperationObject,
+  type ResponseObject,
+  SwaggerModule,
+} from '@nestjs/swagger';
 import { API_KEY_SCHEME, BEARER_SCHEME } from '../decorators/auth.decorators.js';
 import { API_PREFIX, MIRROR_PREFIX } from '../http/route-index.js';
 import { WEBHOOKS_OPENAPI } from '../../webhooks/webhook-openapi.js';
@@ -18,32 +24,69 @@ Cross-origin browser access is off unless the operator lists origins (CORS_ORIGI
 Besides polling, GET /subdomains/stream pushes new hosts as Server-Sent Events, and webhooks (see
 \`webhooks\`) receive them after each scan.`;
 
-/** The API's OpenAPI 3.1 document, generated from the controllers' decorators. */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+/** Every tag an operation uses, declared once with what it groups (tools list them in this order). */
+const TAGS: [name: string, description: string][] = [
+  ['Getting started', 'The index of endpoints, this document, and the identity of the presented key'],
+  ['Domains', 'Tracked root domains, their stats and their hosts'],
+  ['Subdomains', 'Hosts across every program: the new-host feed, search and the live stream'],
+  ['Platforms', "Bug-bounty platforms, their programs' root domains and bulk feeds of their hosts"],
+  ['Scans', "Scan history, the worker's state, and queueing scans (write scope)"],
+  ['Stats', 'Totals, top domains and time series of new hosts'],
+  ['Export', 'Hosts streamed as one txt, csv or json file'],
+];
+
+/** The one header every response carries, declared once and referenced from each response. */
+const REQUEST_ID_HEADER = {
+  description:
+    "The request's id: the caller's own X-Request-Id when it was well-formed (1-128 of A-Z a-z 0-9 . _ : -), " +
+    'else a UUID. Equal to request_id in an error body.',
+  required: true,
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+};
+
+/**
+ * The API's OpenAPI 3.1 document, generated from the controllers' decorators. Paths are written without the
+ * prefix, so each server is a prefix: under PUBLIC_URL when it is set, else relative to where the document was
+ * fetched (it is served under the same prefixes).
+ */
+export function buildOpenApiDocument(app: INestApplication, publicUrl?: string): OpenAPIObject {
+  const base = publicUrl?.replace(/\/+$/, '') ?? '';
+  const builder = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Subdomain Monitor API')
     .setDescription(DESCRIPTION)
     .setVersion('1.0.0')
-    .addServer(API_PREFIX, 'The API')
-    .addServer(MIRROR_PREFIX, 'The same API under its mirror prefix')
+    .addServer(base + API_PREFIX, 'The API')
+    .addServer(base + MIRROR_PREFIX, 'The same API under its mirror prefix')
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'An API key: sm_live_ and 40 letters and digits' },
+      // Keys are opaque strings, not JWTs: no bearerFormat (DocumentBuilder would otherwise default it to JWT).
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: undefined,
+        description: 'An API key: sm_live_ and 40 letters and digits',
+      },
       BEARER_SCHEME,
     )
     .addApiKey(
       { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same API key in its own header' },
       API_KEY_SCHEME,
-    )
-    .build();
-  const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true });
-  // A scope set on a controller and raised on a method lists each security scheme twice.
+    );
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  const document = SwaggerModule.createDocument(app, builder.build(), { ignoreGlobalPrefix: true });
+  // OpenAPI 3.1 names a license by its SPDX identifier; DocumentBuilder only knows a name and a URL.
+  document.info.license = { name: 'MIT', identifier: 'MIT' } as OpenAPIObject['info']['license'];
+  document.components = { ...document.components, headers: { 'X-Request-Id': REQUEST_ID_HEADER } };
   for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item as Record<string, { security?: unknown[] }>)) {
-      if (Array.isArray(operation.security)) {
-        operation.security = operation.security.filter(
-          (entry, i, all) => all.findIndex((other) => JSON.stringify(other) === JSON.stringify(entry)) === i,
-        );
+    for (const operation of Object.values(item as Record<string, OperationObject>)) {
+      // A scope set on a controller and raised on a method lists each security scheme twice. A public route
+      // says so (an empty list) rather than leaving readers to guess.
+      operation.security = (operation.security ?? []).filter(
+        (entry, i, all) => all.findIndex((other) => JSON.stringify(other) === JSON.stringify(entry)) === i,
+      );
+      // Every response carries X-Request-Id (set for each request before any route runs).
+      for (const response of Object.values(operation.responses) as ResponseObject[]) {
+        response.headers = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...response.headers };
       }
     }
   }

@@ -28,15 +28,18 @@ export const MAX_OFFSET = 2_147_483_647;
 export const MAX_HOURS = 87_600;
 export const DEFAULT_HOURS = 24;
 
-/** `limit`: an integer from 1; above the maximum it is clamped, and meta reports the limit used. */
+/**
+ * `limit`: an integer from 1; above the maximum it is clamped, and meta reports the limit used. A larger value is
+ * accepted, so the schema has no `maximum` (a client or proxy that enforced one would refuse what the service
+ * takes); the maximum is in the description.
+ */
 export function LimitParam(defaultValue: number, max: number): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({
       type: 'integer',
       minimum: 1,
-      maximum: max,
       default: defaultValue,
-      description: `Rows per page (default ${defaultValue}, maximum ${max}; a larger value is clamped to ${max})`,
+      description: `Rows per page (default ${defaultValue}, maximum ${max}): a larger value is clamped to ${max}`,
     }),
     Transform(({ value }: { value: unknown }) =>
       single(value) && NON_NEGATIVE.test(value) ? Math.min(Number(value), max) : value,

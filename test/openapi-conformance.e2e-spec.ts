@@ -1,0 +1,287 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { seedDomain, seedScan } from './fixtures/data.js';
+import { type PrismProxy, redoclyLint, startPrismProxy, violationsOf } from './fixtures/prism.js';
+import { type TestApp, startTestApp } from './fixtures/test-app.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const REDOCLY_CONFIG = fileURLToPath(new URL('../redocly.yaml', import.meta.url));
+
+/** One request of an operation, and the status the service must answer it with. */
+interface Case {
+  status: number;
+  path: string;
+  key?: 'read' | 'write' | 'none';
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+const UNKNOWN_SCAN = '00000000-0000-4000-8000-000000000000';
+const BIG_BODY = JSON.stringify({ domain: 'x'.repeat(20_000) });
+
+/**
+ * Every operation of the document, by "METHOD path": its happy path and every client error it documents. The test
+ * takes the list of operations from the served document, so an endpoint added without cases here fails it.
+ */
+const CASES: Record<string, Case[]> = {
+  'GET /': [{ status: 200, path: '/', key: 'none' }],
+  'GET /openapi.json': [{ status: 200, path: '/openapi.json', key: 'none' }],
+  'GET /me': [
+    { status: 200, path: '/me' },
+    { status: 401, path: '/me', key: 'none' },
+    { status: 401, path: '/me', headers: { authorization: 'Bearer sm_live_0000000000000000000000000000000000000000' } },
+  ],
+  'GET /domains': [
+    { status: 200, path: '/domains?platform=hackerone&sort=total_subdomains&limit=2&offset=0' },
+    { status: 200, path: '/domains?limit=5000' }, // clamped, not refused
+    { status: 400, path: '/domains?limit=0' },
+    { status: 400, path: '/domains?sort=nope' },
+    { status: 401, path: '/domains', key: 'none' },
+  ],
+  'GET /domains/{domain}': [
+    { status: 200, path: '/domains/example.com' },
+    { status: 400, path: '/domains/Not_A_Domain' },
+    { status: 401, path: '/domains/example.com', key: 'none' },
+    { status: 404, path: '/domains/unknown.example' },
+  ],
+  'GET /domains/{domain}/subdomains': [
+    { status: 200, path: '/domains/example.com/subdomains?filter=inactive' },
+    { status: 200, path: '/domains/example.com/subdomains?search=api&limit=1' },
+    { status: 400, path: '/domains/example.com/subdomains?filter=nope' },
+    { status: 401, path: '/domains/example.com/subdomains', key: 'none' },
+    { status: 404, path: '/domains/unknown.example/subdomains' },
+  ],
+  'GET /domains/{domain}/subdomains/new': [
+    { status: 200, path: '/domains/example.com/subdomains/new?hours=48' },
+    { status: 200, path: '/domains/example.com/subdomains/new?since=2020-01-01T00:00:00Z' },
+    { status: 400, path: '/domains/example.com/subdomains/new?hours=0' },
+    { status: 401, path: '/domains/example.com/subdomains/new', key: 'none' },
+    { status: 404, path: '/domains/unknown.example/subdomains/new' },
+  ],
+  'GET /subdomains/new': [
+    { status: 200, path: '/subdomains/new?limit=1' },
+    { status: 400, path: '/subdomains/new?since=yesterday' },
+    { status: 401, path: '/subdomains/new', key: 'none' },
+  ],
+  'GET /subdomains/search': [
+    { status: 200, path: '/subdomains/search?q=api' },
+    { status: 400, path: '/subdomains/search?q=a' },
+    { status: 401, path: '/subdomains/search?q=api', key: 'none' },
+  ],
+  'GET /subdomains/stream': [
+    // The 200 is an endless event stream, which Prism would wait for, and the 503 needs it held open: both are
+    // checked in a test of their own (STREAM_HELD).
+    { status: 400, path: '/subdomains/stream?domain=Not_A_Domain' },
+    { status: 400, path: '/subdomains/stream?domain=example.com&platform=hackerone' },
+    { status: 401, path: '/subdomains/stream', key: 'none' },
+    { status: 404, path: '/subdomains/stream?domain=unknown.example' },
+  ],
+  'GET /platforms': [
+    { status: 200, path: '/platforms' },
+    { status: 401, path: '/platforms', key: 'none' },
+  ],
+  'GET /platforms/{slug}': [
+    { status: 200, path: '/platforms/hackerone' },
+    { status: 401, path: '/platforms/hackerone', key: 'none' },
+    { status: 404, path: '/platforms/nope' },
+  ],
+  'GET /platforms/{slug}/domains': [
+    { status: 200, path: '/platforms/hackerone/domains?limit=1' },
+    { status: 400, path: '/platforms/hackerone/domains?offset=-1' },
+    { status: 401, path: '/platforms/hackerone/domains', key: 'none' },
+    { status: 404, path: '/platforms/nope/domains' },
+  ],
+  'GET /platforms/{slug}/subdomains': [
+    { status: 200, path: '/platforms/hackerone/subdomains?limit=1' },
+    { status: 200, path: '/platforms/hackerone/subdomains?limit=1&format=txt&active=false' },
+    { status: 400, path: '/platforms/hackerone/subdomains?cursor=forged' },
+    { status: 400, path: '/platforms/hackerone/subdomains?format=xml' },
+    { status: 401, path: '/platforms/hackerone/subdomains', key: 'none' },
+    { status: 404, path: '/platforms/nope/subdomains?format=txt' },
+  ],
+  'GET /platforms/{slug}/subdomains/new': [
+    { status: 200, path: '/platforms/hackerone/subdomains/new?hours=48' },
+    { status: 400, path: '/platforms/hackerone/subdomains/new?limit=many' },
+    { status: 401, path: '/platforms/hackerone/subdomains/new', key: 'none' },
+    { status: 404, path: '/platforms/nope/subdomains/new' },
+  ],
+  'GET /scans': [
+    { status: 200, path: '/scans?domain=example.com&limit=1' },
+    { status: 200, path: '/scans?platform=hackerone&status=success' },
+    { status: 400, path: '/scans?status=nope' },
+    { status: 401, path: '/scans', key: 'none' },
+    { status: 404, path: '/scans?domain=unknown.example' },
+  ],
+  'GET /scans/status': [
+    { status: 200, path: '/scans/status' },
+    { status: 401, path: '/scans/status', key: 'none' },
+  ],
+  'GET /scans/{id}': [
+    { status: 200, path: '/scans/{scan}' },
+    { status: 400, path: '/scans/not-a-uuid' },
+    { status: 401, path: '/scans/{scan}', key: 'none' },
+    { status: 404, path: `/scans/${UNKNOWN_SCAN}` },
+  ],
+  'POST /scans': [
+    { status: 202, path: '/scans', key: 'write', body: '{"domain":"example.com"}' },
+    { status: 400, path: '/scans', key: 'write', body: '{}' },
+    { status: 400, path: '/scans', key: 'write', body: '{"domain":"Not_A_Domain"}' },
+    { status: 401, path: '/scans', key: 'none', body: '{"domain":"example.com"}' },
+    { status: 403, path: '/scans', key: 'read', body: '{"domain":"example.com"}' },
+    { status: 404, path: '/scans', key: 'write', body: '{"domain":"unknown.example"}' },
+    { status: 413, path: '/scans', key: 'write', body: BIG_BODY },
+  ],
+  'POST /scans/rescan-all': [
+    { status: 202, path: '/scans/rescan-all', key: 'write' },
+    { status: 401, path: '/scans/rescan-all', key: 'none' },
+    { status: 403, path: '/scans/rescan-all', key: 'read' },
+  ],
+  'GET /stats': [
+    { status: 200, path: '/stats' },
+    { status: 401, path: '/stats', key: 'none' },
+  ],
+  'GET /stats/top-domains': [
+    { status: 200, path: '/stats/top-domains?hours=48&limit=1' },
+    { status: 400, path: '/stats/top-domains?hours=-1' },
+    { status: 401, path: '/stats/top-domains', key: 'none' },
+  ],
+  'GET /stats/timeseries': [
+    { status: 200, path: '/stats/timeseries?bucket=day&hours=72' },
+    { status: 400, path: '/stats/timeseries?bucket=year' },
+    { status: 401, path: '/stats/timeseries', key: 'none' },
+  ],
+  'GET /export': [
+    { status: 200, path: '/export?domain=example.com' },
+    { status: 200, path: '/export?platform=hackerone&format=csv&scope=new&hours=48' },
+    { status: 200, path: '/export?format=json&scope=inactive' },
+    { status: 400, path: '/export?domain=example.com&platform=hackerone' },
+    { status: 400, path: '/export?domain=Not_A_Domain' },
+    { status: 401, path: '/export', key: 'none' },
+    { status: 404, path: '/export?domain=unknown.example' },
+  ],
+};
+
+/** Statuses no request can provoke while the database is up (500 query_failed, server_error). */
+const needsAnOutage = (status: number) => status >= 500 && status !== 503;
+
+/** The stream's statuses that need a stream held open: its 200 (checked without Prism) and 503 (all slots taken). */
+const STREAM_HELD = [200, 503];
+
+describe('the OpenAPI document, held to the running service by Prism and Redocly', () => {
+  let t: TestApp;
+  let prism: PrismProxy;
+  let doc: Json;
+  let keys: Record<'read' | 'write', string>;
+  let scanId: string;
+  let dir: string;
+  let documentPath: string;
+  let heldStream: AbortController | undefined;
+
+  beforeAll(async () => {
+    // One stream slot, so that holding it open makes the next stream request a 503.
+    t = await startTestApp({ STREAM_MAX_CLIENTS: 1 });
+    const domain = await seedDomain(t, {
+      domain: 'example.com',
+      platform: 'hackerone',
+      program: 'Example',
+      lastScannedAt: new Date(),
+      lastScanStatus: 'success',
+      hosts: ['api.example.com', 'www.example.com', { host: 'old.example.com', active: false }],
+    });
+    scanId = (await seedScan(t, domain, { newCount: 2, foundCount: 3 })).id;
+    keys = { read: await t.token(['read']), write: await t.token(['write']) };
+    doc = (await t.get('/openapi.json')).body;
+    dir = mkdtempSync(join(tmpdir(), 'openapi-conformance-'));
+    documentPath = join(dir, 'openapi.json');
+    writeFileSync(documentPath, JSON.stringify(doc, null, 2));
+    prism = await startPrismProxy(documentPath, `${t.baseUrl}/api/v1`);
+  }, 180_000);
+
+  afterAll(async () => {
+    heldStream?.abort();
+    await prism?.stop();
+    await t?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const operations = () =>
+    Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+      Object.entries(item as Json).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op: op as Json })),
+    );
+
+  it('has cases for every operation it documents, and for every client error each documents', () => {
+    const documented = operations().map((o) => o.key);
+    expect([...documented].sort()).toEqual(Object.keys(CASES).sort());
+    for (const { key, op } of operations()) {
+      const statuses = Object.keys(op.responses as Json)
+        .map(Number)
+        .filter((s) => !needsAnOutage(s));
+      const covered = new Set([
+        ...CASES[key].map((c) => c.status),
+        ...(key === 'GET /subdomains/stream' ? STREAM_HELD : []),
+      ]);
+      expect([key, statuses.filter((s) => !covered.has(s))]).toEqual([key, []]);
+      expect([key, CASES[key].map((c) => c.status).filter((s) => !statuses.includes(s))]).toEqual([key, []]);
+    }
+  });
+
+  it('passes redocly lint with no problem', async () => {
+    const problems = await redoclyLint(documentPath, REDOCLY_CONFIG);
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  /** Sends one case through Prism: what is wrong with the exchange, or nothing. */
+  async function check(operation: string, c: Case): Promise<string[]> {
+    const path = c.path.replace('{scan}', scanId);
+    const method = operation.split(' ')[0];
+    const key = c.key ?? 'read';
+    const headers: Record<string, string> = {
+      ...(key === 'none' ? {} : { authorization: `Bearer ${keys[key]}` }),
+      ...(c.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...c.headers,
+    };
+    const res = await fetch(prism.url + path, { method, headers, body: c.body });
+    await res.arrayBuffer();
+    const label = `${method} ${path} (${key} key)`;
+    const problems: string[] = [];
+    // An answer of Prism's own (it could not route or forward the request) has no request id of the service.
+    if (!res.headers.get('x-request-id')) problems.push(`${label}: not answered by the service: ${res.status}`);
+    if (res.status !== c.status) problems.push(`${label}: status ${res.status}, expected ${c.status}`);
+    // The response must match the document, always; so must a request the service accepts. A request it refuses
+    // (400, 401, 403, 404 for an unknown platform, 413) may break the document too: both refuse it, and the
+    // service's answer must be one the document gives.
+    const refused = c.status >= 400;
+    for (const v of violationsOf(res)) {
+      if (v.location[0] === 'request' && refused) continue;
+      problems.push(`${label}: ${v.severity} at ${v.location.join('.')}: ${v.message}`);
+    }
+    return problems;
+  }
+
+  for (const [operation, cases] of Object.entries(CASES)) {
+    it(`${operation}: every case answers its status, and Prism finds no violation`, async () => {
+      const problems: string[] = [];
+      for (const c of cases) problems.push(...(await check(operation, c)));
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it('GET /subdomains/stream: an open stream is answered as documented, and a stream over the cap is a 503', async () => {
+    heldStream = new AbortController();
+    const res = await fetch(`${t.baseUrl}/api/v1/subdomains/stream`, {
+      headers: { authorization: `Bearer ${keys.read}` },
+      signal: heldStream.signal,
+    });
+    const ok = doc.paths['/subdomains/stream'].get.responses['200'];
+    expect(res.status).toBe(200);
+    expect(Object.keys(ok.content)).toEqual(['text/event-stream']);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(ok.headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
+    expect(res.headers.get('x-request-id')).toMatch(new RegExp(doc.components.headers['X-Request-Id'].schema.pattern));
+    // STREAM_MAX_CLIENTS is 1 and this stream holds it (until afterAll): the next one is refused.
+    expect(await check('GET /subdomains/stream', { status: 503, path: '/subdomains/stream' })).toEqual([]);
+  });
+});
