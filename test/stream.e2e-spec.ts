@@ -27,6 +27,8 @@ describe('GET /subdomains/stream', () => {
       ...crtshWorker(crt),
       STREAM_POLL_SECONDS: 3600,
       STREAM_HEARTBEAT_SECONDS: 1,
+      // Tests here open streams back to back on one key; the per-key cap has a test of its own.
+      STREAM_MAX_PER_KEY: 100,
     });
     read = bearer(await t.token(['read']));
     write = bearer(await t.token(['read', 'write']));
@@ -85,6 +87,7 @@ describe('GET /subdomains/stream', () => {
       const second = await SseClient.open(url, key);
       expect(second.status).toBe(503);
       expect(second.body).toMatchObject({ error: { code: 'service_unavailable' } });
+      expect(second.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
       await first.close();
       const third = await waitFor('a free place', async () => {
         const c = await SseClient.open(url, key);
@@ -92,6 +95,47 @@ describe('GET /subdomains/stream', () => {
       });
       await third.close();
     } finally {
+      await small.close();
+    }
+  });
+
+  it('answers 503 with Retry-After beyond STREAM_MAX_PER_KEY, serves other keys meanwhile, and frees a place when a stream ends', async () => {
+    const small = await startTestApp({ STREAM_MAX_PER_KEY: 2, STREAM_MAX_CLIENTS: 10 });
+    const opened: SseClient[] = [];
+    const connect = async (headers: Record<string, string>) => {
+      const client = await SseClient.open(`${small.baseUrl}/api/v1/subdomains/stream`, headers);
+      opened.push(client);
+      return client;
+    };
+    try {
+      const greedy = await small.token(['read']);
+      const other = bearer(await small.token(['read']));
+      const held = [await connect(bearer(greedy)), await connect({ 'x-api-key': greedy })];
+      expect(held.map((c) => c.status)).toEqual([200, 200]);
+
+      // The same key, however it is sent, gets no third place; the refusal is the contract's error.
+      for (const headers of [bearer(greedy), { 'x-api-key': greedy }]) {
+        const refused = await connect(headers);
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+        expect(refused.body).toEqual({
+          error: { code: 'service_unavailable', message: expect.stringMatching(/key/) },
+          request_id: refused.headers.get('x-request-id'),
+        });
+      }
+      // Another key still finds places.
+      expect((await connect(other)).status).toBe(200);
+      expect((await connect(other)).status).toBe(200);
+
+      // A stream whose client went away gives its place back.
+      await held[0].close();
+      const again = await waitFor('a place for the key once one of its streams ended', async () => {
+        const c = await connect(bearer(greedy));
+        if (c.status === 200) return c;
+      });
+      expect(again.status).toBe(200);
+    } finally {
+      await Promise.all(opened.map((c) => c.close()));
       await small.close();
     }
   });

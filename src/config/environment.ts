@@ -180,12 +180,25 @@ export class Environment {
   @IsInt()
   STREAM_POLL_SECONDS = 5;
 
-  @EnvVar('Most /subdomains/stream connections one process serves at once; more are answered 503.', '1000')
+  @EnvVar(
+    'Most /subdomains/stream connections one process serves at once; more are answered 503 with Retry-After.',
+    '1000',
+  )
   @Transform(toInt)
   @Min(1)
   @Max(100_000)
   @IsInt()
   STREAM_MAX_CLIENTS = 1000;
+
+  @EnvVar(
+    'Most /subdomains/stream connections one API key holds open at once, per process; more are answered 503.',
+    '3',
+  )
+  @Transform(toInt)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
+  STREAM_MAX_PER_KEY = 3;
 
   @EnvVar('Seconds a webhook endpoint has to answer a delivery before the attempt counts as failed.', '10')
   @Transform(toInt)

@@ -1,8 +1,9 @@
 import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { CurrentKey, RequireScope } from '../common/decorators/auth.decorators.js';
 import { ApiErrors } from '../common/openapi/api-responses.js';
+import type { AuthenticatedKey } from '../auth/api-keys.service.js';
 import { StreamQuery } from './dto/stream.query.js';
 import { StreamService } from './stream.service.js';
 
@@ -24,7 +25,9 @@ export class StreamController {
       'been idle for STREAM_HEARTBEAT_SECONDS (15), so proxies keep it open. Events follow a scan commit within ' +
       'a second (a PostgreSQL NOTIFY wakes every API process), and never later than STREAM_POLL_SECONDS. When the ' +
       'process shuts down the stream ends; reconnect with Last-Event-ID. Errors before the stream opens are the ' +
-      'JSON errors.',
+      'JSON errors; a process serving STREAM_MAX_CLIENTS (1000) streams, or a key already holding ' +
+      'STREAM_MAX_PER_KEY (3) streams on it, answers 503 service_unavailable with Retry-After (both limits are ' +
+      'per process).',
   })
   @ApiHeader({
     name: 'Last-Event-ID',
@@ -52,10 +55,11 @@ export class StreamController {
   async stream(
     @Query() query: StreamQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
+    @CurrentKey() key: AuthenticatedKey,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const body = await this.streams.open(query, lastEventId, request.server.server);
+    const body = await this.streams.open(query, lastEventId, key.id, request.server.server);
     void reply
       .type('text/event-stream; charset=utf-8')
       .header('cache-control', 'no-cache, no-store')
