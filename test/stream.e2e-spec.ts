@@ -1,3 +1,4 @@
+import { EventSource } from 'eventsource';
 import fc from 'fast-check';
 import pg from 'pg';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
@@ -193,7 +194,8 @@ describe('GET /subdomains/stream', () => {
     expect(feed.map((h) => `${h.first_seen_at}_${h.id}`).reverse()).toEqual(events.map((e) => e.id));
 
     await client.quiet();
-    expect(client.comments[0]).toBe('connected');
+    expect(client.received[0]).toMatchObject({ event: 'ready', id: expect.stringMatching(EVENT_ID) });
+    expect(client.ready).toEqual({ after: client.received[0].id, resumed: false });
     expect(client.events).toHaveLength(3);
   });
 
@@ -252,18 +254,62 @@ describe('GET /subdomains/stream', () => {
     expect(byHeader.hosts().map((h) => h.host)).toEqual((await keyset('delta.com')).slice(2).map((h) => h.host));
   });
 
-  it('gives its starting position as the first id, so a client that reconnects before any event misses nothing', async () => {
+  it('gives its starting position as the ready event, so a client that reconnects before any host misses nothing', async () => {
     await seedDomain(t, { domain: 'theta.com', platform: 'intigriti' });
     const idle = await open('?domain=theta.com');
-    await waitFor('the opening block', () => idle.lastEventId);
-    expect(idle.lastEventId).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_0$/);
-    expect(idle.events).toEqual([]);
+    const ready = await waitFor('the ready event', () => idle.ready);
+    expect(idle.received).toEqual([{ id: ready.after, event: 'ready', data: expect.any(String) }]);
+    expect(ready).toEqual({
+      after: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_0$/),
+      resumed: false,
+    });
+    expect(idle.lastEventId).toBe(ready.after);
     await idle.close();
     await scan('theta.com', ['t1.theta.com', 't2.theta.com']);
     const back = await open('?domain=theta.com', { ...read, 'last-event-id': idle.lastEventId! });
+    expect(await waitFor('the resumed ready event', () => back.ready)).toEqual({ after: ready.after, resumed: true });
     await back.waitForEvents(2);
     await back.quiet();
     expect(back.hosts().map((h) => h.host)).toEqual((await keyset('theta.com')).map((h) => h.host));
+  });
+
+  it('an EventSource (the eventsource package) cut off before any host reconnects with Last-Event-ID and misses nothing', async () => {
+    await seedDomain(t, { domain: 'iota.com', platform: 'intigriti' });
+    // Each connection the client makes: the Last-Event-ID it sent. A reconnect waits for `reconnect` to open.
+    const sent: (string | null)[] = [];
+    let reconnect = Promise.resolve();
+    let letReconnect = () => {};
+    const source = new EventSource(`${t.baseUrl}/api/v1/subdomains/stream?domain=iota.com`, {
+      fetch: async (url, init) => {
+        sent.push(init.headers['Last-Event-ID'] ?? null);
+        await reconnect;
+        return fetch(url, { ...init, headers: { ...init.headers, ...read } });
+      },
+    });
+    const readyIds: string[] = [];
+    const hosts: string[] = [];
+    source.addEventListener('ready', (e) => readyIds.push(e.lastEventId));
+    source.addEventListener('host', (e) => hosts.push((JSON.parse(e.data) as { host: string }).host));
+    const state = () => JSON.stringify({ sent, readyIds, hosts });
+    try {
+      await waitFor('the ready event', () => readyIds[0], { ms: 15_000, context: state });
+      // The connection drops (a restart, a proxy) and stays down while a scan records a host.
+      reconnect = new Promise((resolve) => (letReconnect = resolve));
+      t.app.getHttpServer().closeAllConnections();
+      await waitFor('the client to reconnect', () => (sent.length === 2 ? true : undefined), {
+        ms: 15_000,
+        context: state,
+      });
+      await scan('iota.com', ['i1.iota.com']);
+      letReconnect();
+      await waitFor('the host recorded while the client was away', () => hosts[0], { ms: 15_000, context: state });
+      expect(sent).toEqual([null, readyIds[0]]);
+      expect(readyIds).toEqual([readyIds[0], readyIds[0]]);
+      expect(hosts).toEqual(['i1.iota.com']);
+    } finally {
+      letReconnect();
+      source.close();
+    }
   });
 
   // Two connections writing at once need the server: the embedded database runs one statement at a time.

@@ -17,7 +17,10 @@ export class StreamController {
   @ApiOperation({
     summary: 'Live new hosts as Server-Sent Events',
     description:
-      'Not the envelope: a `text/event-stream` that stays open. Each host a scan records is one event, oldest ' +
+      'Not the envelope: a `text/event-stream` that stays open. It opens with one `event: ready` whose `id` is ' +
+      'where the stream starts and whose `data` is `{"after": <that id>, "resumed": <true when Last-Event-ID or ' +
+      'last_event_id was honoured>}`: an EventSource that reconnects before any host arrived sends that id, so ' +
+      'nothing recorded meanwhile is lost. Then each host a scan records is one event, oldest ' +
       'first: `event: host`, `id: <first_seen_at>_<id>` (the keyset of /subdomains/new), and `data` a JSON ' +
       'object `{host, domain, platform, first_seen_at}`. Without Last-Event-ID the stream starts with hosts ' +
       'recorded from now on; with it (EventSource sends it when it reconnects) it resumes right after that ' +
@@ -43,7 +46,8 @@ export class StreamController {
         schema: {
           type: 'string',
           example:
-            'retry: 2000\n: connected\n\n' +
+            'retry: 2000\nid: 2026-11-21T07:07:58.000001Z_0\nevent: ready\n' +
+            'data: {"after":"2026-11-21T07:07:58.000001Z_0","resumed":false}\n\n' +
             'id: 2026-11-21T07:08:00.123456Z_1234\nevent: host\n' +
             'data: {"host":"api.example.com","domain":"example.com","platform":"hackerone","first_seen_at":"2026-11-21T07:08:00.123456Z"}\n\n' +
             ': heartbeat\n\n',

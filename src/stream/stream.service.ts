@@ -19,6 +19,12 @@ const BUSY_RETRY_SECONDS = 5;
 /** A horizon this far behind now means an open transaction is holding every stream back: say so in the log. */
 const LAG_WARNING_SECONDS = 60;
 
+/** The opening event: where the stream starts (its id, and `after` in its data) and whether it resumed. */
+function readyEvent(position: StreamPosition, resumed: boolean): string {
+  const id = formatEventId(position);
+  return `retry: ${RETRY_MS}\nid: ${id}\nevent: ready\ndata: ${JSON.stringify({ after: id, resumed })}\n\n`;
+}
+
 /** One host as an SSE event. */
 function hostEvent(host: StreamHost): string {
   const data = { host: host.host, domain: host.domain, platform: host.platform, first_seen_at: host.first_seen_at };
@@ -74,7 +80,9 @@ export class StreamService implements OnModuleDestroy {
         domainId: query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined,
       };
       const start = at ?? (await this.repository.tail());
-      session = new StreamSession(this.env, this.repository, this.logger, filter, start, (lag) => this.noteLag(lag));
+      session = new StreamSession(this.env, this.repository, this.logger, filter, start, at !== null, (lag) =>
+        this.noteLag(lag),
+      );
     } catch (e) {
       this.release(keyId);
       throw e;
@@ -133,11 +141,13 @@ class StreamSession {
     private readonly logger: Logger,
     private readonly filter: StreamFilter,
     private position: StreamPosition,
+    resumed: boolean,
     private readonly onLag: (seconds: number) => void,
   ) {
-    // The starting position as the last event id: a client that reconnects before any event arrives resumes
-    // from it rather than from a later tail (EventSource keeps an id that comes without data).
-    this.write(`retry: ${RETRY_MS}\nid: ${formatEventId(position)}\n: connected\n\n`);
+    // The starting position as the last event id, so a client that reconnects before any host arrives resumes
+    // from it rather than from a later tail. It rides on an event with data: parsers that follow the older
+    // reading of the SSE spec (the eventsource npm package among them) drop an id that comes without data.
+    this.write(readyEvent(position, resumed));
     const heartbeatMs = env.STREAM_HEARTBEAT_SECONDS * 1000;
     this.timers = [
       setInterval(() => void this.pumping.run(), env.STREAM_POLL_SECONDS * 1000),
