@@ -14,15 +14,19 @@ import { type ClaimedDelivery, WebhooksRepository } from './webhooks.repository.
 
 /** How often the worker looks for due deliveries (retries, and scans finished in other processes). */
 const LOOK_MS = 2000;
-/** Deliveries attempted at once; each claim takes no more, so a lease never waits behind other attempts. */
-const PARALLEL = 4;
+/**
+ * Deliveries attempted at once, each to a different webhook. Each claim fills only the free places, so a lease
+ * never waits behind other attempts, and an attempt that ends frees its place for the next due delivery at once.
+ */
+const PARALLEL = 8;
 /** The longest wait between two attempts. */
 const MAX_RETRY_SECONDS = 86_400;
 
 /**
  * The worker's webhook deliveries: a scan with new hosts queues one per matching webhook in its commit; this
  * service takes due ones at once after a scan of this process and every few seconds, POSTs each with a timeout,
- * and records the outcome. A failed attempt is retried after WEBHOOK_RETRY_SECONDS, four times longer each time,
+ * and records the outcome. Attempts run independently of each other: a slow endpoint delays only its own
+ * deliveries (one at a time per webhook, in order), never another webhook's. A failed attempt is retried after WEBHOOK_RETRY_SECONDS, four times longer each time,
  * until WEBHOOK_MAX_ATTEMPTS. Deliveries run beside the scans and never hold one up.
  */
 @Injectable()
@@ -30,7 +34,9 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
   private readonly logger = new Logger('Webhooks');
   private timer?: NodeJS.Timeout;
   private unsubscribe?: () => void;
-  private readonly delivering = new Rerun(() => this.deliverDue());
+  private readonly delivering = new Rerun(() => this.claimDue());
+  /** Attempts in flight, by delivery id. */
+  private readonly attempts = new Map<string, Promise<void>>();
   private stopped = false;
   /** Aborts attempts in flight when the process stops; their deliveries are given back untouched. */
   private readonly stopping = new AbortController();
@@ -51,7 +57,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
     this.stopping.abort();
     clearInterval(this.timer);
     this.unsubscribe?.();
-    await this.delivering.settled();
+    await this.settled();
   }
 
   /** Delivers what is due now; a call while deliveries run makes them look again when they are done. */
@@ -59,25 +65,41 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
     if (!this.stopped) void this.delivering.run();
   }
 
-  /** Resolves once nothing due is left (tests wait on it). */
-  settled(): Promise<void> {
-    return this.delivering.settled();
+  /** Resolves once nothing due is left and no attempt is in flight (tests wait on it). */
+  async settled(): Promise<void> {
+    for (;;) {
+      await this.delivering.settled();
+      if (this.attempts.size === 0) return;
+      // Each attempt that ends looks for more: wait for the attempts, then for that look.
+      await Promise.all(this.attempts.values());
+    }
   }
 
-  private async deliverDue(): Promise<void> {
+  /** Starts an attempt at each due delivery there is a free place for; never waits for the attempts. */
+  private async claimDue(): Promise<void> {
     try {
-      let claimed: ClaimedDelivery[];
-      do {
-        if (this.stopped) return;
-        claimed = await this.webhooks.claimDue(PARALLEL, this.env.WEBHOOK_TIMEOUT_SECONDS + 30);
-        const failed = (await Promise.allSettled(claimed.map((d) => this.attempt(d)))).find(
-          (r) => r.status === 'rejected',
-        );
-        if (failed) throw failed.reason;
-      } while (claimed.length === PARALLEL);
+      while (!this.stopped && this.attempts.size < PARALLEL) {
+        const free = PARALLEL - this.attempts.size;
+        const claimed = await this.webhooks.claimDue(free, this.env.WEBHOOK_TIMEOUT_SECONDS + 30);
+        for (const delivery of claimed) this.start(delivery);
+        if (claimed.length < free) return;
+      }
     } catch (e) {
       this.logger.warn(`webhook deliveries skipped, the database is not answering: ${(e as Error).message}`);
     }
+  }
+
+  private start(delivery: ClaimedDelivery): void {
+    const attempt = this.attempt(delivery)
+      .catch((e: Error) => {
+        // Its lease runs out and a later look takes the delivery up again.
+        this.logger.warn(`webhook delivery ${delivery.id} not recorded, the database is not answering: ${e.message}`);
+      })
+      .finally(() => {
+        this.attempts.delete(delivery.id);
+        this.kick();
+      });
+    this.attempts.set(delivery.id, attempt);
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
