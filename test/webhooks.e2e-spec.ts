@@ -295,7 +295,7 @@ describe('webhooks', () => {
 
   // Last: it stops the app's deliveries, to claim by hand as two workers would.
   it('records nothing for a worker whose lease ran out, once another has taken the delivery up', async () => {
-    await deliveries().onApplicationShutdown();
+    await deliveries().beforeApplicationShutdown();
     await seedDomain(t, { domain: 'lease.com', platform: 'hackerone' });
     await scan('lease.com', ['l.lease.com']);
     const id = await webhooks().add({ url: `${receiver.url}/lease`, domain: 'lease.com' });

@@ -154,7 +154,7 @@ export class Environment {
   TRUST_PROXY = 'off';
 
   @EnvVar(
-    'Seconds a stopping process (SIGTERM) waits for in-flight requests, streams and scan slices before it closes them.',
+    'Seconds a stopping process (SIGTERM) waits for in-flight requests, streams, webhook deliveries and scan slices before it closes them.',
     '25',
   )
   @Transform(toInt)

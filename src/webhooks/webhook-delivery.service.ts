@@ -1,5 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { Rerun } from '../common/rerun.js';
+import { Shutdown } from '../common/shutdown.js';
 import { Environment } from '../config/environment.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
 import {
@@ -25,12 +26,13 @@ const MAX_RETRY_SECONDS = 86_400;
 /**
  * The worker's webhook deliveries: a scan with new hosts queues one per matching webhook in its commit; this
  * service takes due ones at once after a scan of this process and every few seconds, POSTs each with a timeout,
- * and records the outcome. Attempts run independently of each other: a slow endpoint delays only its own
- * deliveries (one at a time per webhook, in order), never another webhook's. A failed attempt is retried after WEBHOOK_RETRY_SECONDS, four times longer each time,
- * until WEBHOOK_MAX_ATTEMPTS. Deliveries run beside the scans and never hold one up.
+ * and records the outcome. A failed attempt is retried after WEBHOOK_RETRY_SECONDS, four times longer each time,
+ * until WEBHOOK_MAX_ATTEMPTS. Deliveries run beside the scans and never hold one up. Attempts run independently
+ * of each other: a slow endpoint delays only its own deliveries (one at a time per webhook, in order), never
+ * another webhook's.
  */
 @Injectable()
-export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
   private timer?: NodeJS.Timeout;
   private unsubscribe?: () => void;
@@ -38,26 +40,52 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
   /** Attempts in flight, by delivery id. */
   private readonly attempts = new Map<string, Promise<void>>();
   private stopped = false;
-  /** Aborts attempts in flight when the process stops; their deliveries are given back untouched. */
+  /** Aborts the attempts still in flight at the shutdown deadline; their deliveries are given back untouched. */
   private readonly stopping = new AbortController();
 
   constructor(
     private readonly env: Environment,
     private readonly webhooks: WebhooksRepository,
     private readonly signal: NewHostSignal,
+    private readonly shutdown: Shutdown,
   ) {}
 
   onApplicationBootstrap(): void {
     this.unsubscribe = this.signal.subscribeLocal(() => this.kick());
     this.timer = setInterval(() => this.kick(), LOOK_MS);
+    // From SIGTERM on no attempt starts; those in flight finish (beforeApplicationShutdown).
+    this.shutdown.signal.addEventListener('abort', () => this.stop(), { once: true });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
+  /**
+   * Lets the attempts in flight finish and records their outcome, until SHUTDOWN_TIMEOUT after the signal: an
+   * endpoint that answered is not sent the delivery again by the next process. Attempts still running then are
+   * cut, their deliveries given back. Before any module shuts down, so the database is still there to record.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stop();
+    await this.delivering.settled();
+    if (this.attempts.size === 0) return;
+    const waitMs = this.shutdown.remainingMs(this.env.SHUTDOWN_TIMEOUT * 1000);
+    this.logger.log(
+      `waiting up to ${Math.ceil(waitMs / 1000)} s for ${this.attempts.size} webhook deliveries in flight`,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      Promise.all(this.attempts.values()).then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
+    ]);
+    clearTimeout(timer);
+    if (finished) return;
+    this.logger.warn(`${this.attempts.size} webhook deliveries cut at the shutdown deadline: they are sent again`);
     this.stopping.abort();
+    await Promise.all(this.attempts.values());
+  }
+
+  private stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
     this.unsubscribe?.();
-    await this.settled();
   }
 
   /** Delivers what is due now; a call while deliveries run makes them look again when they are done. */
@@ -81,6 +109,11 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnApplica
       while (!this.stopped && this.attempts.size < PARALLEL) {
         const free = PARALLEL - this.attempts.size;
         const claimed = await this.webhooks.claimDue(free, this.env.WEBHOOK_TIMEOUT_SECONDS + 30);
+        // Taken as the process began to stop: given back unattempted, for the next process.
+        if (this.stopped) {
+          await Promise.all(claimed.map((d) => this.webhooks.release(d)));
+          return;
+        }
         for (const delivery of claimed) this.start(delivery);
         if (claimed.length < free) return;
       }
