@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadEnvironment } from './config/environment.js';
+import { Shutdown } from './common/shutdown.js';
 import { createApp, drainHttp } from './create-app.js';
 import { DataDirInUseError } from './database/embedded-database.js';
 import { openDatabase } from './database/database.js';
 
-/** How long closing the app and the database may take once requests have drained. */
+/** How long closing the app and the database may take beyond the shutdown deadline. */
 const CLOSE_GRACE_MS = 10_000;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
@@ -22,20 +23,25 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // From now on no new webhook delivery starts; those in flight may finish until SHUTDOWN_TIMEOUT has passed.
+    const shutdown = app.get(Shutdown);
+    shutdown.begin(env.SHUTDOWN_TIMEOUT * 1000);
     logger.log(`${signal} received: draining requests for up to ${env.SHUTDOWN_TIMEOUT} s`);
     try {
       // First the HTTP side: no new connections, in-flight requests and streams run to their end.
       const drained = await drainHttp(app, env.SHUTDOWN_TIMEOUT * 1000);
       if (!drained) logger.warn('Shutdown timeout reached: open connections were closed');
-      // Then the rest: the worker checkpoints its running scans and gives them back, the pool closes. A connection
-      // an aborted stream never handed back would keep the pool from closing: the process does not wait forever.
+      // Then the rest: webhook deliveries in flight finish and are recorded (until the deadline), the worker
+      // checkpoints its running scans and gives them back, the pool closes. A connection an aborted stream never
+      // handed back would keep the pool from closing: the process does not wait forever.
       const closing = (async () => {
         await app.close();
         await database.close();
         return true;
       })();
-      const closed = await Promise.race([closing, delay(CLOSE_GRACE_MS).then(() => false)]);
-      if (!closed) logger.warn(`Closing took over ${CLOSE_GRACE_MS / 1000} s: exiting without waiting for it`);
+      const grace = shutdown.remainingMs(0) + CLOSE_GRACE_MS;
+      const closed = await Promise.race([closing, delay(grace).then(() => false)]);
+      if (!closed) logger.warn(`Closing took over ${Math.round(grace / 1000)} s: exiting without waiting for it`);
       logger.log('Stopped');
       process.exit(0);
     } catch (error) {

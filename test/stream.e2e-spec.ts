@@ -1,3 +1,4 @@
+import { EventSource } from 'eventsource';
 import fc from 'fast-check';
 import pg from 'pg';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
@@ -27,6 +28,8 @@ describe('GET /subdomains/stream', () => {
       ...crtshWorker(crt),
       STREAM_POLL_SECONDS: 3600,
       STREAM_HEARTBEAT_SECONDS: 1,
+      // Tests here open streams back to back on one key; the per-key cap has a test of its own.
+      STREAM_MAX_PER_KEY: 100,
     });
     read = bearer(await t.token(['read']));
     write = bearer(await t.token(['read', 'write']));
@@ -85,6 +88,7 @@ describe('GET /subdomains/stream', () => {
       const second = await SseClient.open(url, key);
       expect(second.status).toBe(503);
       expect(second.body).toMatchObject({ error: { code: 'service_unavailable' } });
+      expect(second.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
       await first.close();
       const third = await waitFor('a free place', async () => {
         const c = await SseClient.open(url, key);
@@ -92,6 +96,47 @@ describe('GET /subdomains/stream', () => {
       });
       await third.close();
     } finally {
+      await small.close();
+    }
+  });
+
+  it('answers 503 with Retry-After beyond STREAM_MAX_PER_KEY, serves other keys meanwhile, and frees a place when a stream ends', async () => {
+    const small = await startTestApp({ STREAM_MAX_PER_KEY: 2, STREAM_MAX_CLIENTS: 10 });
+    const opened: SseClient[] = [];
+    const connect = async (headers: Record<string, string>) => {
+      const client = await SseClient.open(`${small.baseUrl}/api/v1/subdomains/stream`, headers);
+      opened.push(client);
+      return client;
+    };
+    try {
+      const greedy = await small.token(['read']);
+      const other = bearer(await small.token(['read']));
+      const held = [await connect(bearer(greedy)), await connect({ 'x-api-key': greedy })];
+      expect(held.map((c) => c.status)).toEqual([200, 200]);
+
+      // The same key, however it is sent, gets no third place; the refusal is the contract's error.
+      for (const headers of [bearer(greedy), { 'x-api-key': greedy }]) {
+        const refused = await connect(headers);
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+        expect(refused.body).toEqual({
+          error: { code: 'service_unavailable', message: expect.stringMatching(/key/) },
+          request_id: refused.headers.get('x-request-id'),
+        });
+      }
+      // Another key still finds places.
+      expect((await connect(other)).status).toBe(200);
+      expect((await connect(other)).status).toBe(200);
+
+      // A stream whose client went away gives its place back.
+      await held[0].close();
+      const again = await waitFor('a place for the key once one of its streams ended', async () => {
+        const c = await connect(bearer(greedy));
+        if (c.status === 200) return c;
+      });
+      expect(again.status).toBe(200);
+    } finally {
+      await Promise.all(opened.map((c) => c.close()));
       await small.close();
     }
   });
@@ -149,7 +194,8 @@ describe('GET /subdomains/stream', () => {
     expect(feed.map((h) => `${h.first_seen_at}_${h.id}`).reverse()).toEqual(events.map((e) => e.id));
 
     await client.quiet();
-    expect(client.comments[0]).toBe('connected');
+    expect(client.received[0]).toMatchObject({ event: 'ready', id: expect.stringMatching(EVENT_ID) });
+    expect(client.ready).toEqual({ after: client.received[0].id, resumed: false });
     expect(client.events).toHaveLength(3);
   });
 
@@ -208,18 +254,62 @@ describe('GET /subdomains/stream', () => {
     expect(byHeader.hosts().map((h) => h.host)).toEqual((await keyset('delta.com')).slice(2).map((h) => h.host));
   });
 
-  it('gives its starting position as the first id, so a client that reconnects before any event misses nothing', async () => {
+  it('gives its starting position as the ready event, so a client that reconnects before any host misses nothing', async () => {
     await seedDomain(t, { domain: 'theta.com', platform: 'intigriti' });
     const idle = await open('?domain=theta.com');
-    await waitFor('the opening block', () => idle.lastEventId);
-    expect(idle.lastEventId).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_0$/);
-    expect(idle.events).toEqual([]);
+    const ready = await waitFor('the ready event', () => idle.ready);
+    expect(idle.received).toEqual([{ id: ready.after, event: 'ready', data: expect.any(String) }]);
+    expect(ready).toEqual({
+      after: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_0$/),
+      resumed: false,
+    });
+    expect(idle.lastEventId).toBe(ready.after);
     await idle.close();
     await scan('theta.com', ['t1.theta.com', 't2.theta.com']);
     const back = await open('?domain=theta.com', { ...read, 'last-event-id': idle.lastEventId! });
+    expect(await waitFor('the resumed ready event', () => back.ready)).toEqual({ after: ready.after, resumed: true });
     await back.waitForEvents(2);
     await back.quiet();
     expect(back.hosts().map((h) => h.host)).toEqual((await keyset('theta.com')).map((h) => h.host));
+  });
+
+  it('an EventSource (the eventsource package) cut off before any host reconnects with Last-Event-ID and misses nothing', async () => {
+    await seedDomain(t, { domain: 'iota.com', platform: 'intigriti' });
+    // Each connection the client makes: the Last-Event-ID it sent. A reconnect waits for `reconnect` to open.
+    const sent: (string | null)[] = [];
+    let reconnect = Promise.resolve();
+    let letReconnect = () => {};
+    const source = new EventSource(`${t.baseUrl}/api/v1/subdomains/stream?domain=iota.com`, {
+      fetch: async (url, init) => {
+        sent.push(init.headers['Last-Event-ID'] ?? null);
+        await reconnect;
+        return fetch(url, { ...init, headers: { ...init.headers, ...read } });
+      },
+    });
+    const readyIds: string[] = [];
+    const hosts: string[] = [];
+    source.addEventListener('ready', (e) => readyIds.push(e.lastEventId));
+    source.addEventListener('host', (e) => hosts.push((JSON.parse(e.data) as { host: string }).host));
+    const state = () => JSON.stringify({ sent, readyIds, hosts });
+    try {
+      await waitFor('the ready event', () => readyIds[0], { ms: 15_000, context: state });
+      // The connection drops (a restart, a proxy) and stays down while a scan records a host.
+      reconnect = new Promise((resolve) => (letReconnect = resolve));
+      t.app.getHttpServer().closeAllConnections();
+      await waitFor('the client to reconnect', () => (sent.length === 2 ? true : undefined), {
+        ms: 15_000,
+        context: state,
+      });
+      await scan('iota.com', ['i1.iota.com']);
+      letReconnect();
+      await waitFor('the host recorded while the client was away', () => hosts[0], { ms: 15_000, context: state });
+      expect(sent).toEqual([null, readyIds[0]]);
+      expect(readyIds).toEqual([readyIds[0], readyIds[0]]);
+      expect(hosts).toEqual(['i1.iota.com']);
+    } finally {
+      letReconnect();
+      source.close();
+    }
   });
 
   // Two connections writing at once need the server: the embedded database runs one statement at a time.

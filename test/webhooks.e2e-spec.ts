@@ -13,12 +13,19 @@ interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** When the request had arrived whole, and when it was answered (undefined while the receiver waits). */
+  arrivedAt: number;
+  answeredAt?: number;
 }
 
-/** A loopback webhook endpoint: records every POST, and answers each path with the statuses queued for it. */
+/**
+ * A loopback webhook endpoint: records every POST, and answers each path with the statuses queued for it, after
+ * the delay set for it.
+ */
 class Receiver {
   readonly received: Received[] = [];
   readonly statuses = new Map<string, number[]>();
+  readonly delaysMs = new Map<string, number>();
   url = '';
   private server: Server | null = null;
 
@@ -29,9 +36,16 @@ class Receiver {
       req.on('data', (c: string) => (body += c));
       req.on('end', () => {
         const path = req.url ?? '/';
-        this.received.push({ path, headers: req.headers, body });
+        const request: Received = { path, headers: req.headers, body, arrivedAt: Date.now() };
+        this.received.push(request);
         const status = this.statuses.get(path)?.shift() ?? 204;
-        res.writeHead(status).end();
+        setTimeout(
+          () => {
+            request.answeredAt = Date.now();
+            res.writeHead(status).end();
+          },
+          this.delaysMs.get(path) ?? 0,
+        );
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -66,7 +80,8 @@ describe('webhooks', () => {
       ...crtshWorker(crt),
       WEBHOOK_RETRY_SECONDS: 1,
       WEBHOOK_MAX_ATTEMPTS: 3,
-      WEBHOOK_TIMEOUT_SECONDS: 2,
+      // Longer than the slow receiver below takes to answer.
+      WEBHOOK_TIMEOUT_SECONDS: 15,
     });
     write = bearer(await t.token(['read', 'write']));
   });
@@ -195,6 +210,58 @@ describe('webhooks', () => {
     await webhooks().remove(id);
   });
 
+  it('delivers to a fast endpoint at once while a slow one answers, and one at a time, in order, to the slow one', async () => {
+    const slowMs = 6000;
+    await seedDomain(t, { domain: 'slow.com', platform: 'hackerone' });
+    await seedDomain(t, { domain: 'fast.com', platform: 'hackerone' });
+    receiver.delaysMs.set('/slow', slowMs);
+    const ids = [
+      await webhooks().add({ url: `${receiver.url}/slow`, domain: 'slow.com' }),
+      await webhooks().add({ url: `${receiver.url}/fast`, domain: 'fast.com' }),
+    ];
+    const state = () =>
+      JSON.stringify(
+        receiver.received.map((r) => ({ path: r.path, arrivedAt: r.arrivedAt, answeredAt: r.answeredAt })),
+      );
+
+    await scan('slow.com', ['s1.slow.com']);
+    await waitFor('the slow endpoint to be called', () => (receiver.at('/slow').length > 0 ? true : undefined), {
+      ms: 10_000,
+      context: state,
+    });
+    // While the slow endpoint takes its time: a second delivery for it, and one for the fast endpoint.
+    await scan('slow.com', ['s1.slow.com', 's2.slow.com']);
+    const queued = Date.now();
+    await scan('fast.com', ['f1.fast.com']);
+    await waitFor('the fast delivery', () => (receiver.at('/fast').length > 0 ? true : undefined), {
+      ms: 3000,
+      context: state,
+    });
+    const [fast] = receiver.at('/fast');
+    expect(fast.arrivedAt - queued).toBeLessThan(slowMs / 2);
+    // The slow endpoint still had its first delivery, unanswered, and not yet the second.
+    expect(receiver.at('/slow').map((r) => r.answeredAt)).toEqual([undefined]);
+
+    await waitFor('the second slow delivery', () => (receiver.at('/slow').length > 1 ? true : undefined), {
+      ms: slowMs * 3,
+      context: state,
+    });
+    const [first, second] = receiver.at('/slow');
+    expect(second.arrivedAt).toBeGreaterThanOrEqual(first.answeredAt!);
+    expect(JSON.parse(first.body).hosts.map((h: { host: string }) => h.host)).toEqual(['s1.slow.com']);
+    expect(JSON.parse(second.body).hosts.map((h: { host: string }) => h.host)).toEqual(['s2.slow.com']);
+    await waitFor(
+      'both slow deliveries recorded',
+      async () => ((await recorded(ids[0])).delivered === 2 ? true : undefined),
+      {
+        ms: slowMs * 2,
+        context: state,
+      },
+    );
+    expect(await recorded(ids[1])).toMatchObject({ delivered: 1, failures: 0 });
+    for (const id of ids) await webhooks().remove(id);
+  });
+
   it('sends only the scans of its platform or domain, as json, slack or discord', async () => {
     await seedDomain(t, { domain: 'zeta.com', platform: 'intigriti' });
     await seedDomain(t, { domain: 'eta.com', platform: 'yeswehack' });
@@ -228,7 +295,7 @@ describe('webhooks', () => {
 
   // Last: it stops the app's deliveries, to claim by hand as two workers would.
   it('records nothing for a worker whose lease ran out, once another has taken the delivery up', async () => {
-    await deliveries().onApplicationShutdown();
+    await deliveries().beforeApplicationShutdown();
     await seedDomain(t, { domain: 'lease.com', platform: 'hackerone' });
     await scan('lease.com', ['l.lease.com']);
     const id = await webhooks().add({ url: `${receiver.url}/lease`, domain: 'lease.com' });

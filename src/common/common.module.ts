@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { Metrics } from '../metrics/metrics.js';
 import { RouteIndex } from './http/route-index.js';
+import { Shutdown } from './shutdown.js';
 
 @Global()
 @Module({})
@@ -8,11 +9,8 @@ export class CommonModule {
   static forRoot(routes: RouteIndex, metrics: Metrics): DynamicModule {
     return {
       module: CommonModule,
-      providers: [
-        { provide: RouteIndex, useValue: routes },
-        { provide: Metrics, useValue: metrics },
-      ],
-      exports: [RouteIndex, Metrics],
+      providers: [{ provide: RouteIndex, useValue: routes }, { provide: Metrics, useValue: metrics }, Shutdown],
+      exports: [RouteIndex, Metrics, Shutdown],
     };
   }
 }

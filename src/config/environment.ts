@@ -154,7 +154,7 @@ export class Environment {
   TRUST_PROXY = 'off';
 
   @EnvVar(
-    'Seconds a stopping process (SIGTERM) waits for in-flight requests, streams and scan slices before it closes them.',
+    'Seconds a stopping process (SIGTERM) waits for in-flight requests, streams, webhook deliveries and scan slices before it closes them.',
     '25',
   )
   @Transform(toInt)
@@ -180,12 +180,25 @@ export class Environment {
   @IsInt()
   STREAM_POLL_SECONDS = 5;
 
-  @EnvVar('Most /subdomains/stream connections one process serves at once; more are answered 503.', '1000')
+  @EnvVar(
+    'Most /subdomains/stream connections one process serves at once; more are answered 503 with Retry-After.',
+    '1000',
+  )
   @Transform(toInt)
   @Min(1)
   @Max(100_000)
   @IsInt()
   STREAM_MAX_CLIENTS = 1000;
+
+  @EnvVar(
+    'Most /subdomains/stream connections one API key holds open at once, per process; more are answered 503.',
+    '3',
+  )
+  @Transform(toInt)
+  @Min(1)
+  @Max(100_000)
+  @IsInt()
+  STREAM_MAX_PER_KEY = 3;
 
   @EnvVar(
     'Most exports (GET /export) one process streams at once; on a PostgreSQL server at most DATABASE_POOL_SIZE − 2, on the embedded database at most 2, so key checks and small reads always find a connection.',

@@ -1,8 +1,9 @@
 import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { CurrentKey, RequireScope } from '../common/decorators/auth.decorators.js';
 import { ApiErrors } from '../common/openapi/api-responses.js';
+import type { AuthenticatedKey } from '../auth/api-keys.service.js';
 import { StreamQuery } from './dto/stream.query.js';
 import { StreamService } from './stream.service.js';
 
@@ -16,7 +17,10 @@ export class StreamController {
   @ApiOperation({
     summary: 'Live new hosts as Server-Sent Events',
     description:
-      'Not the envelope: a `text/event-stream` that stays open. Each host a scan records is one event, oldest ' +
+      'Not the envelope: a `text/event-stream` that stays open. It opens with one `event: ready` whose `id` is ' +
+      'where the stream starts and whose `data` is `{"after": <that id>, "resumed": <true when Last-Event-ID or ' +
+      'last_event_id was honoured>}`: an EventSource that reconnects before any host arrived sends that id, so ' +
+      'nothing recorded meanwhile is lost. Then each host a scan records is one event, oldest ' +
       'first: `event: host`, `id: <first_seen_at>_<id>` (the keyset of /subdomains/new), and `data` a JSON ' +
       'object `{host, domain, platform, first_seen_at}`. Without Last-Event-ID the stream starts with hosts ' +
       'recorded from now on; with it (EventSource sends it when it reconnects) it resumes right after that ' +
@@ -24,7 +28,9 @@ export class StreamController {
       'been idle for STREAM_HEARTBEAT_SECONDS (15), so proxies keep it open. Events follow a scan commit within ' +
       'a second (a PostgreSQL NOTIFY wakes every API process), and never later than STREAM_POLL_SECONDS. When the ' +
       'process shuts down the stream ends; reconnect with Last-Event-ID. Errors before the stream opens are the ' +
-      'JSON errors.',
+      'JSON errors; a process serving STREAM_MAX_CLIENTS (1000) streams, or a key already holding ' +
+      'STREAM_MAX_PER_KEY (3) streams on it, answers 503 service_unavailable with Retry-After (both limits are ' +
+      'per process).',
   })
   @ApiHeader({
     name: 'Last-Event-ID',
@@ -40,7 +46,8 @@ export class StreamController {
         schema: {
           type: 'string',
           example:
-            'retry: 2000\n: connected\n\n' +
+            'retry: 2000\nid: 2026-11-21T07:07:58.000001Z_0\nevent: ready\n' +
+            'data: {"after":"2026-11-21T07:07:58.000001Z_0","resumed":false}\n\n' +
             'id: 2026-11-21T07:08:00.123456Z_1234\nevent: host\n' +
             'data: {"host":"api.example.com","domain":"example.com","platform":"hackerone","first_seen_at":"2026-11-21T07:08:00.123456Z"}\n\n' +
             ': heartbeat\n\n',
@@ -52,10 +59,11 @@ export class StreamController {
   async stream(
     @Query() query: StreamQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
+    @CurrentKey() key: AuthenticatedKey,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const body = await this.streams.open(query, lastEventId, request.server.server);
+    const body = await this.streams.open(query, lastEventId, key.id, request.server.server);
     void reply
       .type('text/event-stream; charset=utf-8')
       .header('cache-control', 'no-cache, no-store')

@@ -14,8 +14,16 @@ import { type StreamFilter, type StreamHost, type StreamPosition, StreamReposito
 const BATCH = 500;
 /** What a client waits before reconnecting (the `retry` field). */
 const RETRY_MS = 2000;
+/** What a client refused a place (too many streams) is told to wait before trying again (Retry-After). */
+const BUSY_RETRY_SECONDS = 5;
 /** A horizon this far behind now means an open transaction is holding every stream back: say so in the log. */
 const LAG_WARNING_SECONDS = 60;
+
+/** The opening event: where the stream starts (its id, and `after` in its data) and whether it resumed. */
+function readyEvent(position: StreamPosition, resumed: boolean): string {
+  const id = formatEventId(position);
+  return `retry: ${RETRY_MS}\nid: ${id}\nevent: ready\ndata: ${JSON.stringify({ after: id, resumed })}\n\n`;
+}
 
 /** One host as an SSE event. */
 function hostEvent(host: StreamHost): string {
@@ -34,6 +42,11 @@ export class StreamService implements OnModuleDestroy {
   private readonly sessions = new Set<StreamSession>();
   /** Streams being opened: they count against STREAM_MAX_CLIENTS from the start. */
   private opening = 0;
+  /**
+   * Streams open or being opened, per API key: STREAM_MAX_PER_KEY of them, so one key cannot hold every place.
+   * Per process, as STREAM_MAX_CLIENTS is: behind a balancer a key may hold that many on each API process.
+   */
+  private readonly perKey = new Map<string, number>();
   private lagWarnedAt = 0;
 
   constructor(
@@ -44,7 +57,7 @@ export class StreamService implements OnModuleDestroy {
   ) {}
 
   /** Validates the request and opens the stream: errors before it opens are the contract's JSON errors. */
-  async open(query: StreamQuery, lastEventId: string | undefined, server: object): Promise<Readable> {
+  async open(query: StreamQuery, lastEventId: string | undefined, keyId: string, server: object): Promise<Readable> {
     const resume = lastEventId?.trim() || query.last_event_id;
     const at = resume !== undefined ? parseEventId(resume) : null;
     if (resume !== undefined && !at) {
@@ -53,9 +66,13 @@ export class StreamService implements OnModuleDestroy {
     }
     if (query.domain && query.platform) throw ApiError.invalidQuery('give domain or platform, not both');
     if (this.sessions.size + this.opening >= this.env.STREAM_MAX_CLIENTS) {
-      throw new ApiError('service_unavailable', 'This process serves as many streams as it may; retry shortly');
+      throw busy('This process serves as many streams as it may; retry shortly');
+    }
+    if ((this.perKey.get(keyId) ?? 0) >= this.env.STREAM_MAX_PER_KEY) {
+      throw busy('This API key holds as many open streams as one key may; close one, or retry shortly');
     }
     this.opening++;
+    this.perKey.set(keyId, (this.perKey.get(keyId) ?? 0) + 1);
     let session: StreamSession;
     try {
       const filter: StreamFilter = {
@@ -63,15 +80,22 @@ export class StreamService implements OnModuleDestroy {
         domainId: query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined,
       };
       const start = at ?? (await this.repository.tail());
-      session = new StreamSession(this.env, this.repository, this.logger, filter, start, (lag) => this.noteLag(lag));
+      session = new StreamSession(this.env, this.repository, this.logger, filter, start, at !== null, (lag) =>
+        this.noteLag(lag),
+      );
+    } catch (e) {
+      this.release(keyId);
+      throw e;
     } finally {
       this.opening--;
     }
     this.sessions.add(session);
     const unsubscribe = this.signal.subscribe((s) => session.signalled(s));
     const undrain = HttpDrain.of(server)?.onDrain(() => session.end());
+    // The body closes when the stream ends for any reason: its client went away, or the process is stopping.
     session.body.once('close', () => {
       this.sessions.delete(session);
+      this.release(keyId);
       unsubscribe();
       undrain?.();
     });
@@ -82,6 +106,12 @@ export class StreamService implements OnModuleDestroy {
     for (const session of this.sessions) session.end();
   }
 
+  private release(keyId: string): void {
+    const left = (this.perKey.get(keyId) ?? 1) - 1;
+    if (left > 0) this.perKey.set(keyId, left);
+    else this.perKey.delete(keyId);
+  }
+
   private noteLag(seconds: number): void {
     if (seconds < LAG_WARNING_SECONDS || Date.now() - this.lagWarnedAt < 60_000) return;
     this.lagWarnedAt = Date.now();
@@ -90,6 +120,11 @@ export class StreamService implements OnModuleDestroy {
         '(see pg_stat_activity): they follow once it ends',
     );
   }
+}
+
+/** The answer when no place is free: 503 in the contract's shape, with when to try again. */
+function busy(message: string): ApiError {
+  return new ApiError('service_unavailable', message, { 'retry-after': String(BUSY_RETRY_SECONDS) });
 }
 
 class StreamSession {
@@ -106,11 +141,13 @@ class StreamSession {
     private readonly logger: Logger,
     private readonly filter: StreamFilter,
     private position: StreamPosition,
+    resumed: boolean,
     private readonly onLag: (seconds: number) => void,
   ) {
-    // The starting position as the last event id: a client that reconnects before any event arrives resumes
-    // from it rather than from a later tail (EventSource keeps an id that comes without data).
-    this.write(`retry: ${RETRY_MS}\nid: ${formatEventId(position)}\n: connected\n\n`);
+    // The starting position as the last event id, so a client that reconnects before any host arrives resumes
+    // from it rather than from a later tail. It rides on an event with data: parsers that follow the older
+    // reading of the SSE spec (the eventsource npm package among them) drop an id that comes without data.
+    this.write(readyEvent(position, resumed));
     const heartbeatMs = env.STREAM_HEARTBEAT_SECONDS * 1000;
     this.timers = [
       setInterval(() => void this.pumping.run(), env.STREAM_POLL_SECONDS * 1000),

@@ -93,16 +93,27 @@ export class WebhooksRepository {
   }
 
   /**
-   * Takes up to `limit` due deliveries (webhook_deliveries_due_idx) for `leaseSeconds`, counting the attempt; a
-   * worker that dies holding one lets its lease run out, and another takes it.
+   * Takes up to `limit` due deliveries for `leaseSeconds`, counting the attempt; a worker that dies holding one
+   * lets its lease run out, and another takes it. One delivery per webhook at a time, the earliest due first: a
+   * webhook with a delivery in flight (a live lease, in any process) gets none, so a slow endpoint holds up only
+   * its own deliveries, and they reach it in order. The not-done deliveries are read once
+   * (webhook_deliveries_due_idx holds only those); the rows taken are locked again and checked, so two workers
+   * never take the same one, nor two of one webhook.
    */
   claimDue(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
     return rows<ClaimedDelivery>(
       this.db,
-      `WITH due AS (
-         SELECT id FROM webhook_deliveries
-          WHERE done_at IS NULL AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
-          ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED
+      `WITH pending AS MATERIALIZED (
+         SELECT id, webhook_id, created_at, next_attempt_at, lease_until >= now() AS in_flight
+           FROM webhook_deliveries WHERE done_at IS NULL
+       ), head AS (
+         SELECT DISTINCT ON (webhook_id) id, in_flight, next_attempt_at FROM pending
+          WHERE in_flight OR next_attempt_at <= now()
+          ORDER BY webhook_id, in_flight DESC NULLS LAST, next_attempt_at, created_at, id
+       ), due AS (
+         SELECT x.id FROM webhook_deliveries x JOIN head ON head.id = x.id AND head.in_flight IS NOT TRUE
+          WHERE x.done_at IS NULL AND x.next_attempt_at <= now() AND (x.lease_until IS NULL OR x.lease_until < now())
+          ORDER BY head.next_attempt_at LIMIT $1 FOR UPDATE OF x SKIP LOCKED
        ), taken AS (
          UPDATE webhook_deliveries x SET attempts = x.attempts + 1, lease_until = now() + make_interval(secs => $2)
            FROM due WHERE x.id = due.id
