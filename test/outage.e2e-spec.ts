@@ -44,7 +44,8 @@ const READ_PATHS = ['/me', '/domains', '/subdomains/new', '/subdomains/search?q=
       DATABASE_URL: pg.url,
       WORKER: 'on',
       WORKER_CRON: '* * * * * *',
-      SCAN_LEASE_SECONDS: '5',
+      // A lease far longer than the test: the interrupted scan must go on because the worker gives it back.
+      SCAN_LEASE_SECONDS: '600',
       CRTSH_URL: crt.url,
     });
     const base = server.baseUrl;
@@ -92,6 +93,7 @@ const READ_PATHS = ['/me', '/domains', '/subdomains/new', '/subdomains/search?q=
       /tick skipped, the database is not answering/.test(server!.output()) ? true : undefined,
     );
     pg.start();
+    const back = Date.now();
 
     await until('the API to answer again', async () => ((await get('/me')).status === 200 ? true : undefined));
     expect((await get('/health/ready')).status).toBe(200);
@@ -100,6 +102,9 @@ const READ_PATHS = ['/me', '/domains', '/subdomains/new', '/subdomains/search?q=
       return latest?.status === 'success' ? latest : undefined;
     });
     expect(scan).toMatchObject({ new_count: 2, found_count: 2 });
+    // Resumed within a minute of the database's return, not when its lease ran out.
+    expect(Date.parse(scan.finished_at as string) - back).toBeLessThan(60_000);
+    expect(server.output()).toMatch(/1 scan\(s\) interrupted by the database are given back and go on now/);
     expect((await get('/scans?domain=outage.test')).body.meta.total).toBe(1);
     expect((await get('/scans?status=running')).body.data).toEqual([]);
     const hosts = (await get('/domains/outage.test/subdomains')).body.data as Json[];

@@ -100,6 +100,15 @@ export class ScanClaimsRepository {
     ]);
   }
 
+  /** Gives back the scans of `scanIds` this worker still holds, for any worker to take up at once. */
+  async parkAll(scanIds: string[], workerId: string): Promise<void> {
+    await affected(
+      this.db,
+      `UPDATE scans SET lease_until = NULL, worker_id = NULL WHERE id = ANY($1::uuid[]) AND worker_id = $2`,
+      [scanIds, workerId],
+    );
+  }
+
   /** Running scans held by workers on this host, with their worker ids, to find those whose process is gone. */
   heldOnHost(hostname: string): Promise<{ id: string; workerId: string }[]> {
     return rows(

@@ -40,6 +40,8 @@ export class WorkerService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly logger = new Logger('Worker');
   private readonly stopping = new AbortController();
   private current: Promise<TickReport> | null = null;
+  /** Scans whose slice the database cut short, to give back once it answers again (see giveBackInterrupted). */
+  private readonly interrupted = new Set<string>();
 
   constructor(
     private readonly env: Environment,
@@ -83,6 +85,7 @@ export class WorkerService implements OnApplicationBootstrap, OnApplicationShutd
     const { SCAN_CONCURRENCY: capacity, SCAN_LEASE_SECONDS: lease, SCAN_INTERVAL_HOURS: interval } = this.env;
     let claimed;
     try {
+      await this.giveBackInterrupted();
       await this.claims.failExhausted();
       const resumed = await this.claims.claimRunning(this.workerId, capacity, lease);
       const fresh = await this.claims.startDue(this.workerId, capacity - resumed.length, lease, interval);
@@ -114,8 +117,9 @@ export class WorkerService implements OnApplicationBootstrap, OnApplicationShutd
             }
             return outcome;
           } catch (e) {
-            // The database failed mid-slice: the lease runs out and a later tick takes the scan up again.
+            // The database failed mid-slice: the first tick that reaches it again gives the scan back and takes it up.
             this.logger.error(`scan ${scan.id} of ${scan.domain} interrupted: ${(e as Error).message}`);
+            this.interrupted.add(scan.id);
             return { status: 'error', error: (e as Error).message };
           }
         }),
@@ -125,6 +129,19 @@ export class WorkerService implements OnApplicationBootstrap, OnApplicationShutd
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  /**
+   * Scans whose slice the database cut short are still this worker's, with a lease that would keep them from every
+   * worker for up to SCAN_LEASE_SECONDS after the database is back. The first tick that reaches it gives them back,
+   * and takes them up in the same tick.
+   */
+  private async giveBackInterrupted(): Promise<void> {
+    if (this.interrupted.size === 0) return;
+    const ids = [...this.interrupted];
+    await this.claims.parkAll(ids, this.workerId);
+    for (const id of ids) this.interrupted.delete(id);
+    this.logger.log(`${ids.length} scan(s) interrupted by the database are given back and go on now`);
   }
 
   /** Scans whose worker on this host died are freed at start, so they go on at the first tick. */
