@@ -101,6 +101,18 @@ describe('operator CLI', () => {
     );
   });
 
+  it('tokens create refuses a disabled user, named by email or by id, in one line and writes no key', async () => {
+    const id = lastLine(await runCliAs(['users', 'create', '--email', 'frank@example.com'], 'frank password 1\n'));
+    expect((await cli('users', 'disable', 'frank@example.com')).code).toBe(0);
+    for (const user of ['frank@example.com', id]) {
+      const r = await cli('tokens', 'create', '--name', 'frank-key', '--user', user);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe('error: user frank@example.com is disabled: enable them first (users enable)\n');
+    }
+    expect(await t.dataSource.query(`SELECT 1 FROM api_keys WHERE user_id = $1`, [id])).toEqual([]);
+  });
+
   it('tokens revoke by a name two users share asks for the id', async () => {
     await cli('tokens', 'create', '--name', 'shared', '--user', 'u1');
     await cli('tokens', 'create', '--name', 'shared', '--user', 'u2');

@@ -24,6 +24,8 @@ export class ApiKeysService {
     const key = await this.keys.findByHashAndTouch(hashToken(token));
     if (!key) throw new ApiError('invalid_token', 'API key is not recognised');
     if (key.revoked) throw new ApiError('revoked_token', 'API key has been revoked by its owner');
+    // The contract's codes are fixed; a disabled owner's key is as dead as a revoked one, so it says revoked_token.
+    if (key.ownerDisabled) throw new ApiError('revoked_token', "API key's owner has been disabled");
     return { id: key.id, name: key.name, userId: key.userId, scopes: key.scopes };
   }
 

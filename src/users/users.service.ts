@@ -44,6 +44,11 @@ export class UsersService {
     return (await this.users.findByEmail(UsersService.normaliseEmail(email))) ?? undefined;
   }
 
+  /** The user an id names, for `tokens create --user`; undefined when it is not a user's id (any id may own keys). */
+  async findById(id: string): Promise<UserEntity | undefined> {
+    return (await this.users.findById(id)) ?? undefined;
+  }
+
   async disable(email: string): Promise<{ user: UserEntity; revokedKeys: number }> {
     const user = await this.require(email);
     return { user, revokedKeys: await this.users.disable(user.id) };
