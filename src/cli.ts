@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { CliError } from './cli/cli-output.js';
+import { escapeControlCharacters } from './common/validation/control-characters.js';
 import { CliModule } from './cli/cli.module.js';
 import { ConfigError, loadEnvironment } from './config/environment.js';
 import { openDatabase } from './database/database.js';
@@ -9,7 +10,8 @@ import { openDatabase } from './database/database.js';
 function fail(error: unknown): never {
   const message = error instanceof Error ? error.message : String(error);
   const known = error instanceof CliError || error instanceof ConfigError;
-  process.stderr.write(`error: ${known ? message : `unexpected failure: ${message}`}\n`);
+  // The message may quote what the operator or a file gave: escaped, as everything the CLI prints.
+  process.stderr.write(`error: ${escapeControlCharacters(known ? message : `unexpected failure: ${message}`)}\n`);
   process.exit(1);
 }
 

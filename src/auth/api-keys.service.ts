@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
+import { CONTROL_CHARACTERS_PROBLEM, hasControlCharacters } from '../common/validation/control-characters.js';
 import type { ApiKeyEntity, Scope } from './api-key.entity.js';
 import { UUID } from '../common/validation/param.pipes.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
@@ -31,6 +32,7 @@ export class ApiKeysService {
 
   /** Creates a key; the token is returned this once and only its hash is kept. */
   async create(name: string, userId: string, scopes: Scope[]): Promise<{ key: ApiKeyEntity; token: string }> {
+    if (hasControlCharacters(name)) throw new KeyError(CONTROL_CHARACTERS_PROBLEM('name'));
     if (!/^\S(.{0,98}\S)?$/.test(name))
       throw new KeyError('name must be 1 to 100 characters, not starting or ending with a space');
     const token = generateToken();
