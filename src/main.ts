@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadEnvironment } from './config/environment.js';
 import { createApp, drainHttp } from './create-app.js';
-import { DataDirInUseError } from './database/embedded-database.js';
+import { EmbeddedDatabaseError } from './database/embedded-database.js';
 import { openDatabase } from './database/database.js';
 
 /** How long closing the app and the database may take once requests have drained. */
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // Start-up failures are one line on stderr: the bad variable, the busy data directory, the unreachable server.
-  const known = error instanceof ConfigError || error instanceof DataDirInUseError;
+  const known = error instanceof ConfigError || error instanceof EmbeddedDatabaseError;
   process.stderr.write(`${known ? error.message : `Start-up failed: ${(error as Error)?.message ?? String(error)}`}\n`);
   process.exit(1);
 });
