@@ -244,7 +244,7 @@ export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
       const [key] = route.public
         ? [{}]
         : await query({ sql: KEY_LOOKUP_SQL, params: [hashToken(String(req.headers['x-api-key'] ?? ''))] });
-      if (!key || key.revoked) return void res.writeHead(401).end();
+      if (!key || key.revoked || key.owner_disabled) return void res.writeHead(401).end();
       const match = url.pathname.match(route.pattern);
       let results = await Promise.all(route.statements(match, url.searchParams).map(query));
       // A second round, when the route has one (null: none for these parameters), replaces the first's rows.

@@ -1,15 +1,18 @@
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { CliError } from './cli/cli-output.js';
+import { escapeControlCharacters } from './common/validation/control-characters.js';
 import { CliModule } from './cli/cli.module.js';
 import { ConfigError, loadEnvironment } from './config/environment.js';
 import { openDatabase } from './database/database.js';
+import { EmbeddedDatabaseError } from './database/embedded-database.js';
 
 /** One clear line on stderr and a non-zero exit; no stack trace for an operator's mistake. */
 function fail(error: unknown): never {
   const message = error instanceof Error ? error.message : String(error);
-  const known = error instanceof CliError || error instanceof ConfigError;
-  process.stderr.write(`error: ${known ? message : `unexpected failure: ${message}`}\n`);
+  const known = error instanceof CliError || error instanceof ConfigError || error instanceof EmbeddedDatabaseError;
+  // The message may quote what the operator or a file gave: escaped, as everything the CLI prints.
+  process.stderr.write(`error: ${escapeControlCharacters(known ? message : `unexpected failure: ${message}`)}\n`);
   process.exit(1);
 }
 

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { ConfigError, loadEnvironment } from './config/environment.js';
 import { Shutdown } from './common/shutdown.js';
 import { createApp, drainHttp } from './create-app.js';
-import { DataDirInUseError } from './database/embedded-database.js';
+import { EmbeddedDatabaseError } from './database/embedded-database.js';
 import { openDatabase } from './database/database.js';
 
 /** How long closing the app and the database may take beyond the shutdown deadline. */
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // Start-up failures are one line on stderr: the bad variable, the busy data directory, the unreachable server.
-  const known = error instanceof ConfigError || error instanceof DataDirInUseError;
+  const known = error instanceof ConfigError || error instanceof EmbeddedDatabaseError;
   process.stderr.write(`${known ? error.message : `Start-up failed: ${(error as Error)?.message ?? String(error)}`}\n`);
   process.exit(1);
 });

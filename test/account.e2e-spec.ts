@@ -175,6 +175,21 @@ describe('the account page over HTTP', () => {
     expect(bobs.status).toBe(201);
   });
 
+  it('refuses a key name holding control characters or bidirectional overrides, saying why beside the form', async () => {
+    const c = new Client(t);
+    await c.signIn('alice@example.com', PASSWORD);
+    const csrf = Client.csrf(await c.get('/account'));
+    for (const name of ['deploy\x1b[2J', 'invoice\u202egpj.exe', 'tab\tname', 'c1\u009b31m']) {
+      const refused = await c.post('/account/tokens', { _csrf: csrf, name, scope: 'read' });
+      expect({ name, status: refused.status }).toEqual({ name, status: 400 });
+      expect(refused.text).toContain('Name must not contain control characters or bidirectional overrides.');
+    }
+    const names: { name: string }[] = await t.dataSource.query(`SELECT name FROM api_keys WHERE user_id = $1`, [
+      aliceId,
+    ]);
+    expect(names.filter((k) => /deploy|invoice|tab|c1/.test(k.name))).toEqual([]);
+  });
+
   it("revokes only the owner's key: another user's id is not found, and the key stops on the next request", async () => {
     const c = new Client(t);
     await c.signIn('alice@example.com', PASSWORD);

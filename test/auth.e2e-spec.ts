@@ -49,6 +49,24 @@ describe('token authentication', () => {
     expectError(await t.get('/api/public/v1/me', { 'x-api-key': token }), 401, 'revoked_token');
   });
 
+  it('answers 401 revoked_token for a key whose owner is disabled, and records no use of it', async () => {
+    const [{ id }] = await t.dataSource.query(
+      `INSERT INTO users (email, password_hash) VALUES ('gone@example.com', 'x') RETURNING id`,
+    );
+    const token = (await t.app.get(ApiKeysService).create('owner-disabled', id, ['read'])).token;
+    expect((await t.get('/me', bearer(token))).status).toBe(200);
+    await t.dataSource.query(`UPDATE users SET disabled_at = now() WHERE id = $1`, [id]);
+    await t.dataSource.query(`UPDATE api_keys SET last_used_at = NULL WHERE name = 'owner-disabled'`);
+    const refused = await t.get('/me', bearer(token));
+    expectError(refused, 401, 'revoked_token');
+    expect(refused.body.error.message).toMatch(/owner has been disabled/);
+    expectError(await t.get('/api/public/v1/me', { 'x-api-key': token }), 401, 'revoked_token');
+    const [key] = await t.dataSource.query(`SELECT last_used_at FROM api_keys WHERE name = 'owner-disabled'`);
+    expect(key.last_used_at).toBeNull();
+    // A key whose owner names no user (any id may own keys) is unaffected.
+    expect((await t.get('/me', bearer(reader))).status).toBe(200);
+  });
+
   it('holds a revocation on the next request in every process: no process keeps a key it has seen', async () => {
     const other = await startTestApp({}, { shareDatabaseOf: t });
     try {

@@ -101,6 +101,18 @@ describe('operator CLI', () => {
     );
   });
 
+  it('tokens create refuses a disabled user, named by email or by id, in one line and writes no key', async () => {
+    const id = lastLine(await runCliAs(['users', 'create', '--email', 'frank@example.com'], 'frank password 1\n'));
+    expect((await cli('users', 'disable', 'frank@example.com')).code).toBe(0);
+    for (const user of ['frank@example.com', id]) {
+      const r = await cli('tokens', 'create', '--name', 'frank-key', '--user', user);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe('error: user frank@example.com is disabled: enable them first (users enable)\n');
+    }
+    expect(await t.dataSource.query(`SELECT 1 FROM api_keys WHERE user_id = $1`, [id])).toEqual([]);
+  });
+
   it('tokens revoke by a name two users share asks for the id', async () => {
     await cli('tokens', 'create', '--name', 'shared', '--user', 'u1');
     await cli('tokens', 'create', '--name', 'shared', '--user', 'u2');
@@ -233,5 +245,63 @@ describe('operator CLI', () => {
     const r = await cli('migrate');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Database schema is up to date.\n');
+  });
+
+  // Control characters a terminal acts on: C0 (ESC, BEL), C1 (CSI), DEL, bidirectional overrides and isolates.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
+  it('refuses control characters in the names it is given, in one line, writing nothing', async () => {
+    for (const [args, stdin] of [
+      [['tokens', 'create', '--name', 'evil\x1b[2Jkey'], ''],
+      [['tokens', 'create', '--name', 'invoice\u202egpj.exe'], ''],
+      [['domains', 'add', 'ctl.com', '--platform', 'self', '--program', 'Acme\x1b]0;pwned\x07'], ''],
+      [['users', 'create', '--email', 'ctl@example.com', '--name', 'Eve\u009b31m'], 'long enough pw\n'],
+    ] as const) {
+      const r = await runCliAs([...args], stdin);
+      expect({ args, code: r.code, lines: r.stderr.trim().split('\n').length }).toEqual({ args, code: 1, lines: 1 });
+      expect(r.stderr).toMatch(/must not contain control characters/);
+      expect(r.stderr).not.toMatch(RAW_CONTROL);
+    }
+    expect(
+      await t.dataSource.query(`SELECT name FROM api_keys WHERE name LIKE 'evil%' OR name LIKE 'invoice%'`),
+    ).toEqual([]);
+    expect(await t.dataSource.query(`SELECT 1 FROM domains WHERE domain = 'ctl.com'`)).toEqual([]);
+    expect(await t.dataSource.query(`SELECT 1 FROM users WHERE email = 'ctl@example.com'`)).toEqual([]);
+  });
+
+  it('prints names escaped: a control character stored earlier never reaches the terminal raw', async () => {
+    const evil = 'x\x1b[2J\u202e\x07\u009b';
+    const shown = 'x\\x1b[2J\\u202e\\x07\\x9b';
+    await t.dataSource.query(
+      `INSERT INTO api_keys (name, user_id, key_hash, key_hint, scopes) VALUES ($1, 'legacy', 'legacy-hash', 'sm_l', '{read}')`,
+      [evil],
+    );
+    await t.dataSource.query(`INSERT INTO domains (domain, platform_slug, program) VALUES ('legacy.com', 'self', $1)`, [
+      evil,
+    ]);
+    await t.dataSource.query(`INSERT INTO users (email, name, password_hash) VALUES ('legacy@example.com', $1, 'x')`, [
+      evil,
+    ]);
+    try {
+      for (const list of [
+        ['tokens', 'list'],
+        ['domains', 'list'],
+        ['users', 'list'],
+      ]) {
+        const r = await cli(...list);
+        expect({ list, code: r.code }).toEqual({ list, code: 0 });
+        expect(r.stdout).toContain(shown);
+        expect(r.stdout).not.toMatch(RAW_CONTROL);
+      }
+      // An error that quotes what it was given is escaped too.
+      const refused = await cli('tokens', 'revoke', 'nothing\x1b[31m');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe('error: no active key with id or name "nothing\\x1b[31m"\n');
+    } finally {
+      await t.dataSource.query(`DELETE FROM api_keys WHERE user_id = 'legacy'`);
+      await t.dataSource.query(`DELETE FROM domains WHERE domain = 'legacy.com'`);
+      await t.dataSource.query(`DELETE FROM users WHERE email = 'legacy@example.com'`);
+    }
   });
 });

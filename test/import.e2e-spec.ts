@@ -231,4 +231,42 @@ describe('domains import', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot read .*missing\.json: ENOENT/);
   });
+
+  it('strips control characters from imported program names and handles, and domains list prints none raw', async () => {
+    const file = join(mkdtempSync(join(dir, 'ctl-')), 'hackerone_data.json');
+    const program = (name: string, handle: string, host: string) => ({
+      name,
+      handle,
+      targets: { in_scope: [{ asset_type: 'URL', asset_identifier: host }] },
+    });
+    writeFileSync(
+      file,
+      JSON.stringify([
+        program('Evil\x1b]0;owned\x07 Corp\u202e', 'ev\x00il\u2066', '*.evilcorp-ctl.com'),
+        program('\x1b\u009b\x7f', 'only-controls', 'blank-ctl.com'),
+      ]),
+    );
+    await importOk(file, '--format', 'bounty-targets');
+    const rows = (await snapshot()).filter((r) => r.domain.endsWith('-ctl.com'));
+    expect(rows).toEqual([
+      {
+        domain: 'blank-ctl.com',
+        platform_slug: 'hackerone',
+        program: null,
+        program_handle: 'only-controls',
+        enabled: true,
+      },
+      {
+        domain: 'evilcorp-ctl.com',
+        platform_slug: 'hackerone',
+        program: 'Evil]0;owned Corp',
+        program_handle: 'evil',
+        enabled: true,
+      },
+    ]);
+    const list = await cli('domains', 'list');
+    expect(list.stdout).toMatch(/evilcorp-ctl\.com\s+hackerone\s+Evil\]0;owned Corp\s/);
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    expect(list.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+  });
 });

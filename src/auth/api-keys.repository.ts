@@ -11,20 +11,29 @@ export interface KeyLookup {
   userId: string;
   scopes: Scope[];
   revoked: boolean;
+  /** The key belongs to a user whose account is disabled (users.disabled_at). */
+  ownerDisabled: boolean;
 }
 
 /**
- * One round trip per request: the key by its hash (unique index api_keys_key_hash_key) and, at most once a
- * minute, a record of its use. Exported for the benchmark's floor server, which must run the same statement.
+ * One round trip per request: the key by its hash (unique index api_keys_key_hash_key), whether its owner is a
+ * disabled user (users' primary key; api_keys.user_id is text and may name no user, so only a UUID is cast) and,
+ * at most once a minute, a record of its use. Exported for the benchmark's floor server, which must run the same
+ * statement.
  */
 export const KEY_LOOKUP_SQL = `WITH k AS (
-         SELECT id, name, user_id, scopes, revoked_at, last_used_at FROM api_keys WHERE key_hash = $1
+         SELECT id, name, user_id, scopes, revoked_at, last_used_at,
+                EXISTS (SELECT 1 FROM users u
+                         WHERE u.id = CASE WHEN api_keys.user_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                                           THEN api_keys.user_id::uuid END
+                           AND u.disabled_at IS NOT NULL) AS owner_disabled
+           FROM api_keys WHERE key_hash = $1
        ), touch AS (
          UPDATE api_keys SET last_used_at = now() FROM k
-          WHERE api_keys.id = k.id AND k.revoked_at IS NULL
+          WHERE api_keys.id = k.id AND k.revoked_at IS NULL AND NOT k.owner_disabled
             AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute')
        )
-       SELECT id, name, user_id, scopes, revoked_at IS NOT NULL AS revoked FROM k`;
+       SELECT id, name, user_id, scopes, revoked_at IS NOT NULL AS revoked, owner_disabled FROM k`;
 
 @Injectable()
 export class ApiKeysRepository {
@@ -32,15 +41,21 @@ export class ApiKeysRepository {
 
   /**
    * One round trip per request: finds the key by its hash (unique index api_keys_key_hash_key) and, at most
-   * once a minute, records its use. Nothing is cached, so a revocation holds on the very next request.
+   * once a minute, records its use. Nothing is cached, so a revocation, or disabling the key's owner, holds on the
+   * very next request.
    */
   async findByHashAndTouch(keyHash: string): Promise<KeyLookup | null> {
-    const [row] = await rows<{ id: string; name: string; user_id: string; scopes: Scope[]; revoked: boolean }>(
-      this.keys.manager,
-      KEY_LOOKUP_SQL,
-      [keyHash],
-    );
-    return row ? { id: row.id, name: row.name, userId: row.user_id, scopes: row.scopes, revoked: row.revoked } : null;
+    const [row] = await rows<{
+      id: string;
+      name: string;
+      user_id: string;
+      scopes: Scope[];
+      revoked: boolean;
+      owner_disabled: boolean;
+    }>(this.keys.manager, KEY_LOOKUP_SQL, [keyHash]);
+    if (!row) return null;
+    const { id, name, user_id: userId, scopes, revoked, owner_disabled: ownerDisabled } = row;
+    return { id, name, userId, scopes, revoked, ownerDisabled };
   }
 
   async insert(key: Pick<ApiKeyEntity, 'name' | 'userId' | 'keyHash' | 'keyHint' | 'scopes'>): Promise<ApiKeyEntity> {

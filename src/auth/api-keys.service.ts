@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
+import { CONTROL_CHARACTERS_PROBLEM, hasControlCharacters } from '../common/validation/control-characters.js';
 import type { ApiKeyEntity, Scope } from './api-key.entity.js';
 import { UUID } from '../common/validation/param.pipes.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
@@ -24,11 +25,14 @@ export class ApiKeysService {
     const key = await this.keys.findByHashAndTouch(hashToken(token));
     if (!key) throw new ApiError('invalid_token', 'API key is not recognised');
     if (key.revoked) throw new ApiError('revoked_token', 'API key has been revoked by its owner');
+    // The contract's codes are fixed; a disabled owner's key is as dead as a revoked one, so it says revoked_token.
+    if (key.ownerDisabled) throw new ApiError('revoked_token', "API key's owner has been disabled");
     return { id: key.id, name: key.name, userId: key.userId, scopes: key.scopes };
   }
 
   /** Creates a key; the token is returned this once and only its hash is kept. */
   async create(name: string, userId: string, scopes: Scope[]): Promise<{ key: ApiKeyEntity; token: string }> {
+    if (hasControlCharacters(name)) throw new KeyError(CONTROL_CHARACTERS_PROBLEM('name'));
     if (!/^\S(.{0,98}\S)?$/.test(name))
       throw new KeyError('name must be 1 to 100 characters, not starting or ending with a space');
     const token = generateToken();

@@ -1,29 +1,34 @@
 import { Injectable } from '@nestjs/common';
+import { escapeControlCharacters } from '../common/validation/control-characters.js';
 
 /** A failure the operator caused: printed as one line on stderr, exit code 1. */
 export class CliError extends Error {}
 
-/** Where commands write: stdout for results, stderr for diagnostics. */
+/**
+ * Where commands write: stdout for results, stderr for diagnostics. Everything goes through here escaped: names
+ * come from users and from others' scope lists, and a control character in one must not reach the terminal raw.
+ */
 @Injectable()
 export class CliOutput {
   line(text = ''): void {
-    process.stdout.write(`${text}\n`);
+    process.stdout.write(`${escapeControlCharacters(text)}\n`);
   }
 
   note(text: string): void {
-    process.stderr.write(`${text}\n`);
+    process.stderr.write(`${escapeControlCharacters(text)}\n`);
   }
 
   /** Columns padded to the widest cell, for lists an operator reads. */
   table(headers: string[], body: string[][]): void {
-    const widths = headers.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+    const rows = body.map((r) => r.map(escapeControlCharacters));
+    const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const format = (cells: string[]) =>
       cells
         .map((c, i) => c.padEnd(widths[i]))
         .join('  ')
         .trimEnd();
-    this.line(format(headers));
-    for (const row of body) this.line(format(row));
+    process.stdout.write(`${format(headers)}\n`);
+    for (const row of rows) process.stdout.write(`${format(row)}\n`);
   }
 }
 

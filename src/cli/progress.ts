@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+import { escapeControlCharacters } from '../common/validation/control-characters.js';
 
 /**
  * Progress of a long CLI job on stderr: a bar on a terminal, and a plain line at most every few seconds
@@ -29,7 +30,9 @@ export class Progress {
     this.bar?.start(total, 0, { step: 'starting' });
   }
 
-  update(value: number, step: string): void {
+  update(value: number, rawStep: string): void {
+    // A step may name the file or URL given (escaped, as everything the CLI prints)
+    const step = escapeControlCharacters(rawStep);
     this.value = value;
     if (this.bar) {
       this.bar.update(value, { step });

@@ -49,12 +49,15 @@ export class TokensCreateCommand extends CommandRunner {
     return value;
   }
 
-  /** An email names a user (see `users create`): the key is theirs and shows on their account page. */
+  /**
+   * An email names a user (see `users create`): the key is theirs and shows on their account page. A disabled
+   * user gets no key, by email or by id: the API would refuse it anyway (401 revoked_token).
+   */
   private async owner(user: string): Promise<string> {
-    if (!user.includes('@')) return user;
-    const found = await this.users.findByEmail(user);
-    if (!found) throw new CliError(`no user with the email ${user}`);
-    return found.id;
+    const found = user.includes('@') ? await this.users.findByEmail(user) : await this.users.findById(user);
+    if (!found && user.includes('@')) throw new CliError(`no user with the email ${user}`);
+    if (found?.disabledAt) throw new CliError(`user ${found.email} is disabled: enable them first (users enable)`);
+    return found?.id ?? user;
   }
 
   @Option({

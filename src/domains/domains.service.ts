@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { RenderedJson } from '../common/rendered-json.js';
+import { CONTROL_CHARACTERS_PROBLEM, hasControlCharacters } from '../common/validation/control-characters.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
 import type { DomainEntity } from './domain.entity.js';
 import type { ListDomainsQuery } from './dto/list-domains.query.js';
@@ -22,6 +23,8 @@ export class DomainsService {
   /** Validates every name before writing any, so a bad argument leaves nothing half-written. */
   async add(names: string[], platformSlug: string, program: string | null, enabled: boolean) {
     const unique = this.validNames(names);
+    if (program !== null && hasControlCharacters(program))
+      throw new DomainInputError(CONTROL_CHARACTERS_PROBLEM('--program'));
     const problem = await this.platforms.unknownSlugProblem(platformSlug);
     if (problem) throw new DomainInputError(problem);
     const added = await this.domains.insertMissing(

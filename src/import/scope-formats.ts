@@ -1,3 +1,4 @@
+import { stripControlCharacters } from '../common/validation/control-characters.js';
 import { PLATFORM_SLUGS } from '../platforms/platform-slugs.js';
 import { type SkipReason, reduceTarget, reduceValue } from './scope-target.js';
 
@@ -82,8 +83,11 @@ class Collector {
   }
 }
 
-const text = (v: unknown): string | null =>
-  typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null;
+/** A field's text, without the control characters a terminal would act on (names are printed by `domains list`). */
+function text(v: unknown): string | null {
+  const clean = typeof v === 'string' ? stripControlCharacters(v).trim() : '';
+  return clean ? clean : typeof v === 'number' ? String(v) : null;
+}
 
 function parseJson(source: string): unknown {
   try {

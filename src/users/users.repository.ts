@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { UUID } from '../common/validation/param.pipes.js';
 import { affected, rows } from '../database/sql.js';
 import { UserEntity } from './user.entity.js';
 
@@ -29,6 +30,11 @@ export class UsersRepository {
 
   findByEmail(email: string): Promise<UserEntity | null> {
     return this.users.findOneBy({ email });
+  }
+
+  /** Null for an id that is no user's, UUID or not (key owners may be any id). */
+  findById(id: string): Promise<UserEntity | null> {
+    return UUID.test(id) ? this.users.findOneBy({ id }) : Promise.resolve(null);
   }
 
   list(): Promise<UserRow[]> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isEmail } from 'class-validator';
+import { CONTROL_CHARACTERS_PROBLEM, hasControlCharacters } from '../common/validation/control-characters.js';
 import { hashPassword, passwordProblem } from './password.js';
 import type { UserEntity } from './user.entity.js';
 import { type UserRow, UsersRepository } from './users.repository.js';
@@ -19,6 +20,7 @@ export class UsersService {
   async create(emailInput: string, name: string | undefined, password: string): Promise<UserEntity> {
     const email = UsersService.normaliseEmail(emailInput);
     if (!isEmail(email) || email.length > 254) throw new UserError(`"${emailInput}" is not an email address`);
+    if (name !== undefined && hasControlCharacters(name)) throw new UserError(CONTROL_CHARACTERS_PROBLEM('--name'));
     if (name !== undefined && !/^\S(.{0,98}\S)?$/.test(name)) {
       throw new UserError('--name must be 1 to 100 characters, not starting or ending with a space');
     }
@@ -42,6 +44,11 @@ export class UsersService {
   /** The user an email names, for `tokens create --user`; undefined when it is no user's address. */
   async findByEmail(email: string): Promise<UserEntity | undefined> {
     return (await this.users.findByEmail(UsersService.normaliseEmail(email))) ?? undefined;
+  }
+
+  /** The user an id names, for `tokens create --user`; undefined when it is not a user's id (any id may own keys). */
+  async findById(id: string): Promise<UserEntity | undefined> {
+    return (await this.users.findById(id)) ?? undefined;
   }
 
   async disable(email: string): Promise<{ user: UserEntity; revokedKeys: number }> {

@@ -3,7 +3,10 @@ import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs
 import { ERROR_CODES, type ErrorCode, statusOf } from '../errors/api-error.js';
 
 export class ErrorDetailDto {
-  @ApiProperty({ enum: ERROR_CODES, description: 'Machine-readable error code' })
+  @ApiProperty({
+    enum: ERROR_CODES,
+    description: "Machine-readable error code. revoked_token: the key was revoked, or its owner's account is disabled",
+  })
   code: ErrorCode;
 
   @ApiProperty({ description: 'What went wrong, for a person' })
