@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, runCli } from './fixtures/cli.js';
+import { HostileHttp } from './fixtures/hostile-http.js';
 import { type TestApp, startTestApp } from './fixtures/test-app.js';
 
 const FIXTURES = new URL('../../shared/fixtures/scope/', import.meta.url).pathname;
@@ -13,15 +14,20 @@ describe('domains import', () => {
   let t: TestApp;
   let dir: string;
   let cli: (...args: string[]) => Promise<CliResult>;
+  let fetchCli: (...args: string[]) => Promise<CliResult>;
+  let web: HostileHttp;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sm-import-'));
     t = await startTestApp({}, { dataDir: join(dir, 'data') });
+    web = await new HostileHttp().start();
     const env = t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : { DATA_DIR: join(dir, 'data') };
     cli = (...args) => runCli(args, { ...env, LOG_LEVEL: 'error' });
+    fetchCli = (...args) => runCli(args, { ...env, LOG_LEVEL: 'error', FETCH_MAX_MB: '1' });
   });
   afterAll(async () => {
     await t.close();
+    await web.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -224,6 +230,37 @@ describe('domains import', () => {
         .filter((l) => l.startsWith('error:')),
     ).toEqual([expect.stringMatching(message)]);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it.each([
+    [
+      'a chunked body past FETCH_MAX_MB, without Content-Length',
+      'chunked',
+      /the body is larger than 1 MiB \(FETCH_MAX_MB\)/,
+    ],
+    ['a gzip body whose Content-Length is far below what it inflates to', 'gzip-bomb', /the body is larger than 1 MiB/],
+    ['a redirect to a file: URL', 'to-file', /redirected to a file: URL; only http and https redirects are followed/],
+    ['a redirect to an ftp: URL', 'to-ftp', /redirected to a ftp: URL; only http and https redirects are followed/],
+    ['a redirect loop', 'loop', /more than 3 redirects/],
+  ])('refuses a URL that answers %s, writing nothing', async (_what, path, message) => {
+    const before = await snapshot();
+    const r = await fetchCli('domains', 'import', `${web.url}/${path}`, '--format', 'txt');
+    expect([r.code, r.stderr.split('\n').filter((l) => l.startsWith('error:'))]).toEqual([
+      1,
+      [expect.stringMatching(message)],
+    ]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('follows a redirect loop at most 3 times', () => {
+    expect(web.hits.get('/loop')).toBe(4);
+  });
+
+  it('follows a redirect to another http URL', async () => {
+    web.list = 'redirected-own.net\n';
+    expect((await importOk(`${web.url}/moved`, '--format', 'txt'))[1]).toBe(
+      'added 1, kept 0, disabled 0, under another platform 0',
+    );
   });
 
   it('refuses a file that does not exist', async () => {

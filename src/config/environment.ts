@@ -232,6 +232,16 @@ export class Environment {
   @IsInt()
   CRTSH_TIMEOUT_SECONDS = 60;
 
+  @EnvVar(
+    'Largest body, in MiB, read from a fetched scope list (domains import URL, SYNC_SOURCES) or a certificate-transparency answer; counted as it arrives.',
+    '256',
+  )
+  @Transform(toInt)
+  @Min(1)
+  @Max(4096)
+  @IsInt()
+  FETCH_MAX_MB = 256;
+
   @EnvVar('Attempts per source request before the scan fails (with back-off between them).', '3')
   @Transform(toInt)
   @Min(1)
