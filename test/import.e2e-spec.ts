@@ -188,7 +188,7 @@ describe('domains import', () => {
       'broken.json',
       '[{"name": "x", "targets": {"in_scope": [',
       ['--format', 'bounty-targets', '--platform', 'hackerone'],
-      /not valid JSON/,
+      /not valid JSON: it ends too early$/,
     ],
     [
       'bugcrowd_data.json',
@@ -196,12 +196,7 @@ describe('domains import', () => {
       ['--format', 'bounty-targets'],
       /program 2 \("Broken"\): targets\.in_scope is not a list/,
     ],
-    [
-      'list.txt',
-      'good-one.com\n10.0.0.0/8\n',
-      ['--format', 'txt'],
-      /line 2: "10\.0\.0\.0\/8" is not a domain \(ip_address\)/,
-    ],
+    ['list.txt', 'good-one.com\n10.0.0.0/8\n', ['--format', 'txt'], /line 2: not a domain \(ip_address\)$/],
     [
       'scope.json',
       '[]',
@@ -231,6 +226,38 @@ describe('domains import', () => {
     ).toEqual([expect.stringMatching(message)]);
     expect(await snapshot()).toEqual(before);
   });
+
+  const SHADOW = 'root:$6$s4ltS4lt$Hunter2HashHunter2Hash:19700:0:99999:7:::\ndaemon:*:19700:0:99999:7:::\n';
+  it.each([
+    ['--format txt', 'shadow', SHADOW, ['--format', 'txt'], /line 1: not a domain \(free_text\)$/],
+    ['--format chaos', 'shadow', SHADOW, ['--format', 'chaos'], /not valid JSON$/],
+    [
+      '--format bounty-targets',
+      'settings.json',
+      '{"db": {"password": "Hunter2Hash"},\n "token": "s4ltS4lt" "x"}',
+      ['--format', 'bounty-targets', '--platform', 'hackerone'],
+      /not valid JSON at line 2, column 22$/,
+    ],
+    [
+      '--format bounty-targets',
+      'users.json',
+      '[{"name": "s4ltS4lt Hunter2Hash"}]',
+      ['--format', 'bounty-targets', '--platform', 'hackerone'],
+      /program 1: targets\.in_scope is not a list$/,
+    ],
+  ])(
+    'names the place, never the content, of a file that is no scope list (%s, %s)',
+    async (_format, name, content, flags, message) => {
+      const file = join(mkdtempSync(join(dir, 'other-')), name);
+      writeFileSync(file, content);
+      const r = await cli('domains', 'import', file, ...flags);
+      expect([r.code, r.stderr.split('\n').filter((l) => l.startsWith('error:'))]).toEqual([
+        1,
+        [expect.stringMatching(message)],
+      ]);
+      for (const secret of ['root:', 's4ltS4lt', 'Hunter2Hash']) expect(r.stdout + r.stderr).not.toContain(secret);
+    },
+  );
 
   it.each([
     [
