@@ -25,6 +25,15 @@ function OnOffVar(description: string, defaultValue: OnOff): PropertyDecorator {
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }
 
+/** A comma list of environment variable names, whose case matters. */
+const toNames = ({ value }: { value: unknown }) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : value;
+
 const toList = ({ value }: { value: unknown }) =>
   typeof value === 'string'
     ? value
@@ -293,6 +302,17 @@ export class Environment {
   @Max(86_400)
   @IsInt()
   SCAN_COMMAND_TIMEOUT_SECONDS = 600;
+
+  @EnvVar(
+    "Environment variables SCAN_COMMAND is given besides PATH, HOME, LANG and LC_ALL, a comma list of names (e.g. its API keys' variables); it sees no other, such as DATABASE_URL.",
+  )
+  @Transform(toNames)
+  @IsOptional()
+  @Matches(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+    each: true,
+    message: 'SCAN_COMMAND_ENV must be a comma list of environment variable names',
+  })
+  SCAN_COMMAND_ENV?: string[];
 
   @OnOffVar(
     'Check liveness: on also resolves each name found and every known host (A, AAAA, CNAME); off trusts the sources.',

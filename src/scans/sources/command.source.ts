@@ -3,10 +3,20 @@ import type { Environment } from '../../config/environment.js';
 import { type DiscoverySource, type SliceBudget, type SourceSlice, SourceError } from './source.js';
 
 const MAX_OUTPUT = 256 * 1024 * 1024;
+// What any program needs to find its tools and speak the locale; the rest of ours (DATABASE_URL with its
+// password, SMTP and webhook secrets …) is not the enumerator's business.
+const PASSED_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL'];
+
+function commandEnvironment(names: readonly string[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of [...PASSED_ENV, ...names]) if (process.env[name] !== undefined) env[name] = process.env[name];
+  return env;
+}
 
 /**
  * An external enumerator (subfinder, amass …): SCAN_COMMAND split on spaces, {domain} replaced in each
- * argument, run without a shell so the domain can never be read as shell syntax. One host per line on stdout.
+ * argument, run without a shell so the domain can never be read as shell syntax, in an environment of
+ * PASSED_ENV and SCAN_COMMAND_ENV only. One host per line on stdout.
  */
 export class CommandSource implements DiscoverySource {
   readonly name = 'command';
@@ -18,7 +28,11 @@ export class CommandSource implements DiscoverySource {
     if (!template) return Promise.reject(new SourceError('command: SCAN_COMMAND is not set'));
     const [program, ...args] = template.split(/\s+/).map((part) => part.replaceAll('{domain}', domain));
     return new Promise((resolve, reject) => {
-      const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+      const child = spawn(program, args, {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        shell: false,
+        env: commandEnvironment(this.env.SCAN_COMMAND_ENV ?? []),
+      });
       let stdout = '';
       let stderr = '';
       let size = 0;
