@@ -237,6 +237,37 @@ console.log('www.' + domain);`,
       }
     });
 
+    it('keeps in scans.error only the last stderr line, without escapes, with a database password masked', async () => {
+      const script = join(dir, 'noisy.mjs');
+      writeFileSync(
+        script,
+        `process.stderr.write('connecting\\n' + '\\x1b[1;31mFATAL\\x1b[0m\\x1b]0;owned\\x07 no database at ' +
+  'postgres://monitor:db-password-1@db.internal:5432/monitor ' + 'x'.repeat(300) + '\\n\\n');
+process.exit(2);`,
+      );
+      const t = await startTestApp({
+        ...base(),
+        SCAN_SOURCES: ['command'],
+        SCAN_COMMAND: `${process.execPath} ${script}`,
+      });
+      try {
+        await seedDomain(t, { domain: 'noisy.test' });
+        expect(await tickUntilIdle(t)).toEqual([expect.objectContaining({ status: 'error' })]);
+        const auth = bearer(await t.token(['read']));
+        const [listed] = (await t.get('/scans?domain=noisy.test', auth)).body.data as { id: string; error: string }[];
+        const { error } = (await t.get(`/scans/${listed.id}`, auth)).body.data as { error: string };
+        expect(listed.error).toBe(error);
+        const summary = 'FATAL no database at postgres://***@db.internal:5432/monitor ';
+        expect(error).toBe(
+          `command: ${process.execPath} exited with 2: ${summary}${'x'.repeat(200 - summary.length - 1)}…`,
+        );
+        expect([...error].filter((c) => c < ' ' || c === '\x7f')).toEqual([]);
+        expect(error).not.toMatch(/db-password-1|owned/);
+      } finally {
+        await t.close();
+      }
+    });
+
     it('fails the scan with a clear error when the command exits non-zero', async () => {
       const t = await startTestApp({
         ...base(),

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Environment } from '../../config/environment.js';
 import { type DiscoverySource, type SliceBudget, type SourceSlice, SourceError } from './source.js';
+import { stderrSummary } from './stderr-summary.js';
 
 const MAX_OUTPUT = 256 * 1024 * 1024;
 // What any program needs to find its tools and speak the locale; the rest of ours (DATABASE_URL with its
@@ -44,7 +45,8 @@ export class CommandSource implements DiscoverySource {
         if (size > MAX_OUTPUT) kill();
         else stdout += chunk.toString('utf8');
       });
-      child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
       child.on('error', (e) => {
         clearTimeout(timer);
         reject(new SourceError(`command: cannot run ${program}: ${(e as NodeJS.ErrnoException).code ?? e.message}`));
@@ -55,10 +57,10 @@ export class CommandSource implements DiscoverySource {
           return reject(
             new SourceError(`command: ${program} was stopped (${signal}): time limit or output limit reached`),
           );
-        if (code !== 0)
-          return reject(
-            new SourceError(`command: ${program} exited with ${code}: ${stderr.trim().split('\n').at(-1) ?? ''}`),
-          );
+        if (code !== 0) {
+          const summary = stderrSummary(stderr);
+          return reject(new SourceError(`command: ${program} exited with ${code}${summary ? `: ${summary}` : ''}`));
+        }
         resolve({ names: stdout.split(/\r?\n/), next: null });
       });
     });
