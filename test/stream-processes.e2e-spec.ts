@@ -57,7 +57,7 @@ describe('live stream and webhooks across processes', () => {
     async () => {
       await cli('domains', 'add', 'acme.test', '--platform', 'hackerone');
       const added = await runCli(['webhooks', 'add', hookUrl, '--secret'], { ...db.env, LOG_LEVEL: 'error' }, secret);
-      expect([added.code, added.stderr]).toEqual([0, '']);
+      expect([added.code, added.stderr]).toEqual([0, expect.stringContaining('(json, signed)')]);
       const token = await cli('tokens', 'create', '--name', 'push', '--scopes', 'read,write');
       const common = { ...db.env, CRTSH_URL: crt.url, SCAN_SOURCES: 'crtsh', WORKER_CRON: '* * * * * *' };
       const api = await startBuiltServer({
