@@ -176,14 +176,9 @@ describe('operator CLI', () => {
   it('webhooks add, list and remove manage webhooks; list never prints a secret', async () => {
     await cli('domains', 'add', 'hooked.com', '--platform', 'hackerone');
     const secret = 'a-secret-of-24-characters';
-    const added = await cli(
-      'webhooks',
-      'add',
-      'https://hooks.example.net/in',
-      '--domain',
-      'hooked.com',
-      '--secret',
-      secret,
+    const added = await runCliAs(
+      ['webhooks', 'add', 'https://hooks.example.net/in', '--domain', 'hooked.com', '--secret'],
+      `${secret}\n`,
     );
     expect(added.code).toBe(0);
     const id = lastLine(added);
@@ -226,7 +221,6 @@ describe('operator CLI', () => {
       [['https://x.example/', '--platform', 'nope'], /unknown platform "nope"/],
       [['https://x.example/', '--domain', 'untracked.com'], /untracked\.com is not a tracked domain/],
       [['https://x.example/', '--domain', 'hooked.com', '--platform', 'hackerone'], /not both/],
-      [['https://x.example/', '--secret', 'short'], /at least 16 characters/],
     ] as const) {
       const refused = await cli('webhooks', 'add', ...args);
       expect({ args, code: refused.code }).toEqual({ args, code: 1 });
@@ -238,6 +232,25 @@ describe('operator CLI', () => {
     const unknown = await cli('webhooks', 'remove', id);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/no webhook with the id or URL/);
+    expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM webhooks`)).toEqual([{ n: 0 }]);
+  });
+
+  it('webhooks add --secret reads the secret from standard input, and refuses one given as an argument', async () => {
+    for (const [args, message] of [
+      [
+        ['https://x.example/', '--secret', 'a-secret-in-the-argv'],
+        /--secret takes no value: give the secret on standard input/,
+      ],
+      [['--secret', 'a-secret-in-the-argv', 'https://x.example/'], /--secret takes no value/],
+      [['https://x.example/', '--secret'], /give the secret on standard input \(its first line\)/],
+    ] as const) {
+      const refused = await cli('webhooks', 'add', ...args);
+      expect({ args, code: refused.code }).toEqual({ args, code: 1 });
+      expect(refused.stderr).toMatch(message);
+      expect(refused.stderr).not.toContain('a-secret-in-the-argv');
+    }
+    const short = await runCliAs(['webhooks', 'add', 'https://x.example/', '--secret'], 'short\n');
+    expect([short.code, short.stderr]).toEqual([1, expect.stringMatching(/at least 16 characters/)]);
     expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM webhooks`)).toEqual([{ n: 0 }]);
   });
 

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, runCli } from './fixtures/cli.js';
+import { HostileHttp } from './fixtures/hostile-http.js';
 import { type TestApp, startTestApp } from './fixtures/test-app.js';
 
 const FIXTURES = new URL('../../shared/fixtures/scope/', import.meta.url).pathname;
@@ -13,15 +14,20 @@ describe('domains import', () => {
   let t: TestApp;
   let dir: string;
   let cli: (...args: string[]) => Promise<CliResult>;
+  let fetchCli: (...args: string[]) => Promise<CliResult>;
+  let web: HostileHttp;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sm-import-'));
     t = await startTestApp({}, { dataDir: join(dir, 'data') });
+    web = await new HostileHttp().start();
     const env = t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : { DATA_DIR: join(dir, 'data') };
     cli = (...args) => runCli(args, { ...env, LOG_LEVEL: 'error' });
+    fetchCli = (...args) => runCli(args, { ...env, LOG_LEVEL: 'error', FETCH_MAX_MB: '1' });
   });
   afterAll(async () => {
     await t.close();
+    await web.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -182,7 +188,7 @@ describe('domains import', () => {
       'broken.json',
       '[{"name": "x", "targets": {"in_scope": [',
       ['--format', 'bounty-targets', '--platform', 'hackerone'],
-      /not valid JSON/,
+      /not valid JSON: it ends too early$/,
     ],
     [
       'bugcrowd_data.json',
@@ -190,12 +196,7 @@ describe('domains import', () => {
       ['--format', 'bounty-targets'],
       /program 2 \("Broken"\): targets\.in_scope is not a list/,
     ],
-    [
-      'list.txt',
-      'good-one.com\n10.0.0.0/8\n',
-      ['--format', 'txt'],
-      /line 2: "10\.0\.0\.0\/8" is not a domain \(ip_address\)/,
-    ],
+    ['list.txt', 'good-one.com\n10.0.0.0/8\n', ['--format', 'txt'], /line 2: not a domain \(ip_address\)$/],
     [
       'scope.json',
       '[]',
@@ -224,6 +225,69 @@ describe('domains import', () => {
         .filter((l) => l.startsWith('error:')),
     ).toEqual([expect.stringMatching(message)]);
     expect(await snapshot()).toEqual(before);
+  });
+
+  const SHADOW = 'root:$6$s4ltS4lt$Hunter2HashHunter2Hash:19700:0:99999:7:::\ndaemon:*:19700:0:99999:7:::\n';
+  it.each([
+    ['--format txt', 'shadow', SHADOW, ['--format', 'txt'], /line 1: not a domain \(free_text\)$/],
+    ['--format chaos', 'shadow', SHADOW, ['--format', 'chaos'], /not valid JSON$/],
+    [
+      '--format bounty-targets',
+      'settings.json',
+      '{"db": {"password": "Hunter2Hash"},\n "token": "s4ltS4lt" "x"}',
+      ['--format', 'bounty-targets', '--platform', 'hackerone'],
+      /not valid JSON at line 2, column 22$/,
+    ],
+    [
+      '--format bounty-targets',
+      'users.json',
+      '[{"name": "s4ltS4lt Hunter2Hash"}]',
+      ['--format', 'bounty-targets', '--platform', 'hackerone'],
+      /program 1: targets\.in_scope is not a list$/,
+    ],
+  ])(
+    'names the place, never the content, of a file that is no scope list (%s, %s)',
+    async (_format, name, content, flags, message) => {
+      const file = join(mkdtempSync(join(dir, 'other-')), name);
+      writeFileSync(file, content);
+      const r = await cli('domains', 'import', file, ...flags);
+      expect([r.code, r.stderr.split('\n').filter((l) => l.startsWith('error:'))]).toEqual([
+        1,
+        [expect.stringMatching(message)],
+      ]);
+      for (const secret of ['root:', 's4ltS4lt', 'Hunter2Hash']) expect(r.stdout + r.stderr).not.toContain(secret);
+    },
+  );
+
+  it.each([
+    [
+      'a chunked body past FETCH_MAX_MB, without Content-Length',
+      'chunked',
+      /the body is larger than 1 MiB \(FETCH_MAX_MB\)/,
+    ],
+    ['a gzip body whose Content-Length is far below what it inflates to', 'gzip-bomb', /the body is larger than 1 MiB/],
+    ['a redirect to a file: URL', 'to-file', /redirected to a file: URL; only http and https redirects are followed/],
+    ['a redirect to an ftp: URL', 'to-ftp', /redirected to a ftp: URL; only http and https redirects are followed/],
+    ['a redirect loop', 'loop', /more than 3 redirects/],
+  ])('refuses a URL that answers %s, writing nothing', async (_what, path, message) => {
+    const before = await snapshot();
+    const r = await fetchCli('domains', 'import', `${web.url}/${path}`, '--format', 'txt');
+    expect([r.code, r.stderr.split('\n').filter((l) => l.startsWith('error:'))]).toEqual([
+      1,
+      [expect.stringMatching(message)],
+    ]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('follows a redirect loop at most 3 times', () => {
+    expect(web.hits.get('/loop')).toBe(4);
+  });
+
+  it('follows a redirect to another http URL', async () => {
+    web.list = 'redirected-own.net\n';
+    expect((await importOk(`${web.url}/moved`, '--format', 'txt'))[1]).toBe(
+      'added 1, kept 0, disabled 0, under another platform 0',
+    );
   });
 
   it('refuses a file that does not exist', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { ScopeSyncService } from '../src/worker/scope-sync.service.js';
+import { answerHostile } from './fixtures/hostile-http.js';
 import { type TestApp, startTestApp } from './fixtures/test-app.js';
 import { NEVER } from './fixtures/worker.js';
 
@@ -15,6 +16,8 @@ describe('scheduled scope sync', () => {
     server = createServer((req, res) => {
       if (req.url === '/hackerone_data.json') res.writeHead(200, { 'content-type': 'application/json' }).end(hackerone);
       else if (req.url === '/mine.txt') res.writeHead(200).end('synced-own.org\n');
+      else if (req.url === '/huge.txt') answerHostile('chunked', req, res);
+      else if (req.url === '/moved.txt') answerHostile('to-ftp', req, res);
       else res.writeHead(404).end();
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -24,10 +27,13 @@ describe('scheduled scope sync', () => {
       WORKER_CRON: NEVER,
       SYNC_CRON: NEVER,
       SYNC_PRUNE: 'on',
+      FETCH_MAX_MB: 1,
       SYNC_SOURCES: [
         `bounty-targets:${base}/hackerone_data.json`,
         `txt:${base}/mine.txt`,
         `chaos:${base}/missing.json`,
+        `txt:${base}/huge.txt`,
+        `txt:${base}/moved.txt`,
       ],
     });
   });
@@ -41,12 +47,17 @@ describe('scheduled scope sync', () => {
       `SELECT domain, platform_slug, enabled FROM domains ORDER BY domain`,
     );
 
-  it('imports every source with the rules of domains import; a failing source does not stop the others', async () => {
+  it('imports every source with the rules of domains import; a failing source (too large, redirected away from http) does not stop the others', async () => {
     const outcomes = await t.app.get(ScopeSyncService).sync();
     expect(outcomes?.map((o) => [o.summary?.added.length ?? null, o.error ?? null])).toEqual([
       [2, null],
       [1, null],
       [null, expect.stringMatching(/HTTP 404/)],
+      [null, expect.stringMatching(/huge\.txt: the body is larger than 1 MiB \(FETCH_MAX_MB\)$/)],
+      [
+        null,
+        expect.stringMatching(/moved\.txt: redirected to a ftp: URL; only http and https redirects are followed$/),
+      ],
     ]);
     expect(await domains()).toEqual([
       { domain: 'auvik.com', platform_slug: 'hackerone', enabled: true },

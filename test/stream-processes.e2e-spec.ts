@@ -56,7 +56,8 @@ describe('live stream and webhooks across processes', () => {
     'a worker process scan reaches an API process stream and a signed webhook; a client that reconnects gets every host once',
     async () => {
       await cli('domains', 'add', 'acme.test', '--platform', 'hackerone');
-      await cli('webhooks', 'add', hookUrl, '--secret', secret);
+      const added = await runCli(['webhooks', 'add', hookUrl, '--secret'], { ...db.env, LOG_LEVEL: 'error' }, secret);
+      expect([added.code, added.stderr]).toEqual([0, expect.stringContaining('(json, signed)')]);
       const token = await cli('tokens', 'create', '--name', 'push', '--scopes', 'read,write');
       const common = { ...db.env, CRTSH_URL: crt.url, SCAN_SOURCES: 'crtsh', WORKER_CRON: '* * * * * *' };
       const api = await startBuiltServer({

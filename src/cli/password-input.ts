@@ -27,16 +27,18 @@ function ask(question: string): Promise<string> {
 }
 
 /**
- * A new password: typed twice on a terminal, else the first line of standard input. Never an argument, which
- * would show in the process list and the shell's history.
+ * A new secret (a password, a webhook's signing secret): typed twice on a terminal, else the first line of
+ * standard input. Never an argument, which would show in the process list and the shell's history.
  */
-export async function readNewPassword(): Promise<string> {
+export async function readNewSecret(what: 'password' | 'secret'): Promise<string> {
   if (!process.stdin.isTTY) {
-    const password = await firstLine();
-    if (!password) throw new CliError('give the password on standard input (its first line)');
-    return password;
+    const secret = await firstLine();
+    if (!secret) throw new CliError(`give the ${what} on standard input (its first line)`);
+    return secret;
   }
-  const password = await ask('Password: ');
-  if ((await ask('Repeat it: ')) !== password) throw new CliError('the two passwords differ');
-  return password;
+  const secret = await ask(`${what[0].toUpperCase()}${what.slice(1)}: `);
+  if ((await ask('Repeat it: ')) !== secret) throw new CliError(`the two ${what}s differ`);
+  return secret;
 }
+
+export const readNewPassword = (): Promise<string> => readNewSecret('password');

@@ -1,12 +1,13 @@
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { WebhookInputError, WebhooksService } from '../webhooks/webhooks.service.js';
 import { CliError, CliOutput } from './cli-output.js';
+import { readNewSecret } from './password-input.js';
 
 interface AddOptions {
   platform?: string;
   domain?: string;
   format?: string;
-  secret?: string;
+  secret?: boolean;
 }
 
 /**
@@ -36,10 +37,19 @@ export class WebhooksAddCommand extends CommandRunner {
     super();
   }
 
-  async run([url]: string[], options: AddOptions): Promise<void> {
-    const id = await this.webhooks.add({ url, ...options }).catch(rethrowInputError);
+  async run(args: string[], options: AddOptions): Promise<void> {
+    // --secret S, as earlier versions took it, leaves S as a second argument.
+    if (args.length > 1)
+      throw new CliError(
+        options.secret
+          ? `--secret takes no value: give the secret on standard input, e.g. printf '%s\\n' "$SECRET" | cli webhooks add URL --secret`
+          : 'webhooks add takes one URL',
+      );
+    const { secret: signed, ...rest } = options;
+    const secret = signed ? await readNewSecret('secret') : undefined;
+    const id = await this.webhooks.add({ url: args[0], ...rest, secret }).catch(rethrowInputError);
     const scope = options.domain ?? (options.platform ? `platform ${options.platform}` : 'every domain');
-    this.out.note(`Added webhook ${id} for ${scope} (${options.format ?? 'json'}${options.secret ? ', signed' : ''}).`);
+    this.out.note(`Added webhook ${id} for ${scope} (${options.format ?? 'json'}${signed ? ', signed' : ''}).`);
     this.out.line(id);
   }
 
@@ -62,11 +72,12 @@ export class WebhooksAddCommand extends CommandRunner {
   }
 
   @Option({
-    flags: '--secret <secret>',
-    description: 'Sign each body: X-Subdomain-Monitor-Signature-256: sha256=<HMAC-SHA256 of the body> (16+ chars)',
+    flags: '--secret',
+    description:
+      'Sign each body: X-Subdomain-Monitor-Signature-256: sha256=<HMAC-SHA256 of the body>, with a secret (16+ chars) read from standard input (its first line) or typed twice',
   })
-  parseSecret(value: string): string {
-    return value;
+  parseSecret(): boolean {
+    return true;
   }
 }
 

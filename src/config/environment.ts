@@ -25,6 +25,15 @@ function OnOffVar(description: string, defaultValue: OnOff): PropertyDecorator {
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }
 
+/** A comma list of environment variable names, whose case matters. */
+const toNames = ({ value }: { value: unknown }) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : value;
+
 const toList = ({ value }: { value: unknown }) =>
   typeof value === 'string'
     ? value
@@ -299,6 +308,16 @@ export class Environment {
   @IsInt()
   CRTSH_TIMEOUT_SECONDS = 60;
 
+  @EnvVar(
+    'Largest body, in MiB, read from a fetched scope list (domains import URL, SYNC_SOURCES) or a certificate-transparency answer; counted as it arrives.',
+    '256',
+  )
+  @Transform(toInt)
+  @Min(1)
+  @Max(4096)
+  @IsInt()
+  FETCH_MAX_MB = 256;
+
   @EnvVar('Attempts per source request before the scan fails (with back-off between them).', '3')
   @Transform(toInt)
   @Min(1)
@@ -350,6 +369,17 @@ export class Environment {
   @Max(86_400)
   @IsInt()
   SCAN_COMMAND_TIMEOUT_SECONDS = 600;
+
+  @EnvVar(
+    "Environment variables SCAN_COMMAND is given besides PATH, HOME, LANG and LC_ALL, a comma list of names (e.g. its API keys' variables); it sees no other, such as DATABASE_URL.",
+  )
+  @Transform(toNames)
+  @IsOptional()
+  @Matches(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+    each: true,
+    message: 'SCAN_COMMAND_ENV must be a comma list of environment variable names',
+  })
+  SCAN_COMMAND_ENV?: string[];
 
   @OnOffVar(
     'Check liveness: on also resolves each name found and every known host (A, AAAA, CNAME); off trusts the sources.',

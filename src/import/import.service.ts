@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
+import { fetchBounded } from '../common/http/bounded-fetch.js';
+import { Environment } from '../config/environment.js';
 import { type ImportResult, ImportRepository } from './import.repository.js';
 import {
   type ImportFormat,
@@ -25,13 +27,15 @@ export interface ImportSummary extends ImportResult {
   dryRun: boolean;
 }
 
-const MAX_BYTES = 256 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 120_000;
 
 /** Root domains from the platforms' published scope lists, added idempotently; see the README's "Program sync". */
 @Injectable()
 export class ImportService {
-  constructor(private readonly imports: ImportRepository) {}
+  constructor(
+    private readonly imports: ImportRepository,
+    private readonly env: Environment,
+  ) {}
 
   async run(
     source: string,
@@ -72,13 +76,12 @@ export class ImportService {
 
   private async read(source: string): Promise<string> {
     if (/^https?:\/\//i.test(source)) {
-      const response = await fetch(source, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }).catch((e: Error) => {
+      return fetchBounded(source, {
+        maxMiB: this.env.FETCH_MAX_MB,
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      }).catch((e: Error) => {
         throw new ImportFormatError(`cannot fetch ${source}: ${e.message}`);
       });
-      if (!response.ok) throw new ImportFormatError(`cannot fetch ${source}: HTTP ${response.status}`);
-      const length = Number(response.headers.get('content-length') ?? 0);
-      if (length > MAX_BYTES) throw new ImportFormatError(`${source} is larger than ${MAX_BYTES / 2 ** 20} MiB`);
-      return response.text();
     }
     try {
       return await readFile(source, 'utf8');

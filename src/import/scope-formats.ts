@@ -89,16 +89,36 @@ function text(v: unknown): string | null {
   return clean ? clean : typeof v === 'number' ? String(v) : null;
 }
 
+/**
+ * Where the JSON breaks, never what it says there: V8's message quotes the text at an unexpected token, and the
+ * file may be any file the operator can read (`domains import /etc/shadow --format chaos`).
+ */
 function parseJson(source: string): unknown {
   try {
     return JSON.parse(source);
   } catch (e) {
-    throw new ImportFormatError(`not valid JSON: ${(e as Error).message}`);
+    const message = (e as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    if (position) throw new ImportFormatError(`not valid JSON at ${lineAndColumn(source, Number(position[1]))}`);
+    if (message.includes('end of JSON input')) throw new ImportFormatError('not valid JSON: it ends too early');
+    throw new ImportFormatError('not valid JSON');
   }
 }
 
-function programName(p: Json, i: number): string {
-  return `program ${i + 1}${typeof p.name === 'string' ? ` ("${p.name}")` : ''}`;
+function lineAndColumn(source: string, position: number): string {
+  const before = source.slice(0, position);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${position - before.lastIndexOf('\n')}`;
+}
+
+/**
+ * A program for an error message. Its name is quoted only once the file has shown itself to be a scope list
+ * (an earlier program read well, this one has its target list, or the file has chaos's {programs: [...]}):
+ * a JSON file of some other kind keeps its `name` fields to itself.
+ */
+function programName(p: Json, i: number, isScopeList: boolean): string {
+  const named = isScopeList && typeof p.name === 'string';
+  return `program ${i + 1}${named ? ` (${JSON.stringify((p.name as string).slice(0, 80))})` : ''}`;
 }
 
 /** bounty-targets-data: an array of programs with targets.in_scope[] (out_of_scope is not imported). */
@@ -116,10 +136,11 @@ export function parseBountyTargets(source: string, platform: string): ParsedScop
       throw new ImportFormatError(`${`program ${i + 1}`}: not an object`);
     const p = raw as Json;
     const targets = (p.targets as Json | undefined)?.in_scope;
-    if (!Array.isArray(targets)) throw new ImportFormatError(`${programName(p, i)}: targets.in_scope is not a list`);
+    if (!Array.isArray(targets))
+      throw new ImportFormatError(`${programName(p, i, i > 0)}: targets.in_scope is not a list`);
     for (const [j, target] of targets.entries()) {
       if (!target || typeof target !== 'object')
-        throw new ImportFormatError(`${programName(p, i)}: in_scope target ${j + 1} is not an object`);
+        throw new ImportFormatError(`${programName(p, i, true)}: in_scope target ${j + 1} is not an object`);
       const t = target as Json;
       out.add(
         { platform, program: text(p.name), handle: text(fields.handle(p)) },
@@ -147,7 +168,7 @@ export function parseChaos(source: string, only: string | null): ParsedScope {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw))
       throw new ImportFormatError(`program ${i + 1}: not an object`);
     const p = raw as Json;
-    if (!Array.isArray(p.domains)) throw new ImportFormatError(`${programName(p, i)}: domains is not a list`);
+    if (!Array.isArray(p.domains)) throw new ImportFormatError(`${programName(p, i, true)}: domains is not a list`);
     const platform = platformFromUrl(p.url);
     if (only && platform !== only) return;
     counted++;
@@ -164,15 +185,17 @@ export function parseChaos(source: string, only: string | null): ParsedScope {
   };
 }
 
-/** One domain (or host, wildcard or URL) per line; blank lines and lines starting with # are ignored. */
+/**
+ * One domain (or host, wildcard or URL) per line; blank lines and lines starting with # are ignored. A bad line
+ * is named by its number, never quoted: pointed at a file that is no scope list, quoting would print its secrets.
+ */
 export function parseTxt(source: string, platform: string): ParsedScope {
   const out = new Collector();
   source.split(/\r?\n/).forEach((line, i) => {
     const value = line.trim();
     if (!value || value.startsWith('#')) return;
     const reduction = reduceValue(value);
-    if ('skip' in reduction)
-      throw new ImportFormatError(`line ${i + 1}: "${value.slice(0, 80)}" is not a domain (${reduction.skip})`);
+    if ('skip' in reduction) throw new ImportFormatError(`line ${i + 1}: not a domain (${reduction.skip})`);
     out.add({ platform, program: null, handle: null }, reduction);
   });
   return {

@@ -18,6 +18,7 @@ describe('scans through the worker with the crtsh source', () => {
       CRTSH_URL: crt.url,
       SOURCE_ATTEMPTS: 2,
       SCAN_SOURCES: ['crtsh'],
+      FETCH_MAX_MB: 1,
     });
     read = bearer(await t.token(['read']));
     write = bearer(await t.token(['read', 'write']));
@@ -185,6 +186,34 @@ describe('scans through the worker with the crtsh source', () => {
     expect(platformTotal(kept.minutes, 'bugcrowd')).toBe(1);
     await t.app.get(DomainsRepository).rebuildNewHostCounts();
     expect(await rollups()).toEqual(kept);
+  });
+
+  it.each([
+    [
+      'a chunked answer past FETCH_MAX_MB',
+      'chunked',
+      'crtsh: the body is larger than 1 MiB (FETCH_MAX_MB) (after 2 attempts)',
+    ],
+    [
+      'a gzip answer that inflates past its Content-Length',
+      'gzip-bomb',
+      'crtsh: the body is larger than 1 MiB (FETCH_MAX_MB) (after 2 attempts)',
+    ],
+    [
+      'a redirect to a file: URL',
+      'to-file',
+      'crtsh: redirected to a file: URL; only http and https redirects are followed (after 2 attempts)',
+    ],
+    ['a redirect loop', 'loop', 'crtsh: more than 3 redirects (after 2 attempts)'],
+  ] as const)('fails the scan on %s with a clear error', async (_what, kind, error) => {
+    await seedDomain(t, { domain: `${kind}.example` });
+    crt.hostile.set(`${kind}.example`, kind);
+    const requests = crt.requests.length;
+    await t.post('/scans', { domain: `${kind}.example` }, write);
+    expect(await tickUntilIdle(t)).toEqual([{ status: 'error', error }]);
+    expect(await latestScan(`${kind}.example`)).toMatchObject({ status: 'error', error });
+    // two attempts, each of one request and at most 3 redirects
+    expect(crt.requests.length - requests).toBe(kind === 'loop' ? 8 : 2);
   });
 });
 

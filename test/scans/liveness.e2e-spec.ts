@@ -1,4 +1,4 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
@@ -195,6 +195,74 @@ describe('liveness, the dns source and the command source', () => {
           'one.cmd.test',
           'two.cmd.test',
         ]);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('gives the command PATH, HOME, LANG, LC_ALL and the SCAN_COMMAND_ENV names only, never DATABASE_URL', async () => {
+      const script = join(dir, 'env.mjs');
+      const seen = join(dir, 'env.json');
+      writeFileSync(
+        script,
+        `import { writeFileSync } from 'node:fs';
+const [out, domain] = process.argv.slice(2);
+writeFileSync(out, JSON.stringify(process.env));
+console.log('www.' + domain);`,
+      );
+      const saved = { ...process.env };
+      Object.assign(process.env, {
+        DATABASE_URL: 'postgres://monitor:db-password-1@db.internal/monitor',
+        SMTP_PASSWORD: 'smtp-password-2',
+        ENUM_API_KEY: 'passed-on',
+        LANG: 'C.UTF-8',
+      });
+      const t = await startTestApp({
+        ...base(),
+        SCAN_SOURCES: ['command'],
+        SCAN_COMMAND: `${process.execPath} ${script} ${seen} {domain}`,
+        SCAN_COMMAND_ENV: ['ENUM_API_KEY'],
+      });
+      try {
+        await seedDomain(t, { domain: 'cmdenv.test' });
+        expect(await tickUntilIdle(t)).toEqual([expect.objectContaining({ status: 'success', new: 1 })]);
+        const env = JSON.parse(readFileSync(seen, 'utf8')) as Record<string, string>;
+        const expected = ['ENUM_API_KEY', 'HOME', 'LANG', 'LC_ALL', 'PATH'].filter((k) => process.env[k] !== undefined);
+        expect(Object.keys(env).sort()).toEqual(expected);
+        expect(env).toMatchObject({ ENUM_API_KEY: 'passed-on', LANG: 'C.UTF-8', PATH: process.env.PATH });
+      } finally {
+        await t.close();
+        for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+        Object.assign(process.env, saved);
+      }
+    });
+
+    it('keeps in scans.error only the last stderr line, without escapes, with a database password masked', async () => {
+      const script = join(dir, 'noisy.mjs');
+      writeFileSync(
+        script,
+        `process.stderr.write('connecting\\n' + '\\x1b[1;31mFATAL\\x1b[0m\\x1b]0;owned\\x07 no database at ' +
+  'postgres://monitor:db-password-1@db.internal:5432/monitor ' + 'x'.repeat(300) + '\\n\\n');
+process.exit(2);`,
+      );
+      const t = await startTestApp({
+        ...base(),
+        SCAN_SOURCES: ['command'],
+        SCAN_COMMAND: `${process.execPath} ${script}`,
+      });
+      try {
+        await seedDomain(t, { domain: 'noisy.test' });
+        expect(await tickUntilIdle(t)).toEqual([expect.objectContaining({ status: 'error' })]);
+        const auth = bearer(await t.token(['read']));
+        const [listed] = (await t.get('/scans?domain=noisy.test', auth)).body.data as { id: string; error: string }[];
+        const { error } = (await t.get(`/scans/${listed.id}`, auth)).body.data as { error: string };
+        expect(listed.error).toBe(error);
+        const summary = 'FATAL no database at postgres://***@db.internal:5432/monitor ';
+        expect(error).toBe(
+          `command: ${process.execPath} exited with 2: ${summary}${'x'.repeat(200 - summary.length - 1)}…`,
+        );
+        expect([...error].filter((c) => c < ' ' || c === '\x7f')).toEqual([]);
+        expect(error).not.toMatch(/db-password-1|owned/);
       } finally {
         await t.close();
       }

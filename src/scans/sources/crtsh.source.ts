@@ -1,3 +1,4 @@
+import { fetchBounded } from '../../common/http/bounded-fetch.js';
 import type { Environment } from '../../config/environment.js';
 import { withRetry } from './concurrency.js';
 import { type DiscoverySource, type SliceBudget, type SourceSlice, SourceError } from './source.js';
@@ -26,14 +27,17 @@ export class CrtshSource implements DiscoverySource {
   }
 
   private async fetchOnce(url: string, signal: AbortSignal): Promise<CrtshEntry[]> {
-    const response = await fetch(url, {
+    const text = await fetchBounded(url, {
+      maxMiB: this.env.FETCH_MAX_MB,
       headers: { accept: 'application/json', 'user-agent': 'subdomain-monitor' },
       signal: AbortSignal.any([signal, AbortSignal.timeout(this.env.CRTSH_TIMEOUT_SECONDS * 1000)]),
     });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const body: unknown = await response.json().catch(() => {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
       throw new Error('the answer is not JSON');
-    });
+    }
     if (!Array.isArray(body)) throw new Error('the answer is not a JSON array');
     return body as CrtshEntry[];
   }
