@@ -277,6 +277,9 @@ describe('hostile input', () => {
       '2024-01-01 00:00:00z',
       '2024-01-01t23:59:60Z',
       '2024-03-01T00:00:00.1234567890-0230',
+      // halves of a microsecond round to the even neighbour, as C's rint() does in PostgreSQL
+      '2024-03-01T00:00:00.0000005Z',
+      '2024-03-01T00:00:00.0000015Z',
     ]) {
       const res = await t.get(`/domains/lit.test/subdomains/new?since=${encodeURIComponent(good)}`, auth);
       expect([good, res.status]).toEqual([good, 200]);

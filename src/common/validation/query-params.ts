@@ -94,11 +94,17 @@ export function normalizeTimestamp(value: string): string | null {
   const day = new Date(Date.UTC(+y, +mo - 1, +d));
   if (day.getUTCFullYear() !== +y || day.getUTCMonth() !== +mo - 1 || day.getUTCDate() !== +d) return null;
   const offsetMs = (sign === '-' ? -1 : 1) * (+oh * 60 + +om) * 60_000;
-  const micros = Math.round(Number(`0.${fraction || '0'}`) * 1e6); // 1e6 when it rounds up to the next second
+  const micros = roundHalfEven(Number(`0.${fraction || '0'}`) * 1e6); // 1e6 when it rounds up to the next second
   const instant = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +sec) - offsetMs + (micros === 1e6 ? 1000 : 0));
   const year = instant.getUTCFullYear();
   if (year < 1970 || year > 9999) return null;
   return `${instant.toISOString().slice(0, 19)}.${String(micros % 1e6).padStart(6, '0')}Z`;
+}
+
+/** C's rint() as PostgreSQL rounds fractional seconds with it: halves go to the even neighbour. */
+function roundHalfEven(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x - Math.trunc(x)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
 /** A timestamp parameter (`since`, `before_ts`): ISO 8601, read as UTC when it has no offset. Kept as text. */
