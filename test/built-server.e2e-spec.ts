@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type BuiltServer, startBuiltServer } from './fixtures/built-server.js';
 import { createTestDatabase } from './fixtures/test-database.js';
 import { waitFor } from './fixtures/wait.js';
+import { fetchStatus } from './fixtures/http.js';
 
 /** The service as `npm start` runs it: the compiled dist/main.js in its own Node process. */
 describe('the built service', () => {
@@ -31,7 +32,7 @@ describe('the built service', () => {
     const index = await fetch(`${server.baseUrl}/api/v1/`);
     expect(index.status).toBe(200);
     expect(((await index.json()) as { data: { version: string } }).data.version).toBe('1');
-    expect((await fetch(`${server.baseUrl}/health/ready`)).status).toBe(200);
+    expect(await fetchStatus(`${server.baseUrl}/health/ready`)).toBe(200);
   });
 
   it('serves Swagger UI at /docs from the same document, without a token', async () => {
@@ -78,14 +79,14 @@ describe('the built service', () => {
   });
 
   it('logs requests the router itself refuses, and probes only at debug', async () => {
-    expect(
-      (await fetch(`${server.baseUrl}/api/v1/domains/%zz`, { headers: { 'X-Request-Id': 'bad-path' } })).status,
-    ).toBe(404);
+    expect(await fetchStatus(`${server.baseUrl}/api/v1/domains/%zz`, { headers: { 'X-Request-Id': 'bad-path' } })).toBe(
+      404,
+    );
     const line = await waitForLine(server, (l) => l.reqId === 'bad-path');
     expect(line).toMatchObject({ msg: 'GET unmatched 404', res: { statusCode: 404 } });
     expect(server.output().match(/"reqId":"bad-path"/g)).toHaveLength(1);
-    await fetch(`${server.baseUrl}/health/live`, { headers: { 'X-Request-Id': 'probe-1' } });
-    await fetch(`${server.baseUrl}/api/v1/`, { headers: { 'X-Request-Id': 'after-probe' } });
+    await fetchStatus(`${server.baseUrl}/health/live`, { headers: { 'X-Request-Id': 'probe-1' } });
+    await fetchStatus(`${server.baseUrl}/api/v1/`, { headers: { 'X-Request-Id': 'after-probe' } });
     await waitForLine(server, (l) => l.reqId === 'after-probe');
     expect(server.output()).not.toContain('probe-1'); // LOG_LEVEL=info
   });

@@ -195,6 +195,7 @@ describe('GET /export at scale', () => {
     const started = Date.now();
     const me = await fetch(`${t.baseUrl}/api/v1/me`, { headers: { 'x-api-key': token } });
     expect(me.status).toBe(200);
+    await me.arrayBuffer();
     expect(Date.now() - started).toBeLessThan(5000);
     if (t.databaseUrl) {
       let running = 1;

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createProcessDatabase, startBuiltServer } from './fixtures/built-server.js';
 import { runCli } from './fixtures/cli.js';
+import { fetchStatus } from './fixtures/http.js';
 
 /** Every 8-character run of a token's secret after the 4 characters `tokens list` shows. */
 function fragments(token: string): string[] {
@@ -48,16 +49,19 @@ describe('token secrecy', () => {
       let logs = '';
       try {
         const call = (headers: Record<string, string>, path = '/me', method = 'GET') =>
-          fetch(`${server.baseUrl}/api/v1${path}`, { method, headers, body: method === 'POST' ? '{}' : undefined });
-        expect((await call({ authorization: `Bearer ${reader}` })).status).toBe(200);
-        expect((await call({ 'x-api-key': writer })).status).toBe(200);
+          fetchStatus(`${server.baseUrl}/api/v1${path}`, {
+            method,
+            headers,
+            body: method === 'POST' ? '{}' : undefined,
+          });
+        expect(await call({ authorization: `Bearer ${reader}` })).toBe(200);
+        expect(await call({ 'x-api-key': writer })).toBe(200);
         // A near miss, a revoked key, a read key on a write endpoint: refused, and the refusal logs no key.
         const nearMiss = reader.slice(0, -1) + (reader.endsWith('a') ? 'b' : 'a');
-        expect((await call({ 'x-api-key': nearMiss })).status).toBe(401);
+        expect(await call({ 'x-api-key': nearMiss })).toBe(401);
         await cli('tokens', 'revoke', 'gone');
-        expect((await call({ 'x-api-key': gone })).status).toBe(401);
-        const scoped = await call({ 'x-api-key': reader, 'content-type': 'application/json' }, '/scans', 'POST');
-        expect(scoped.status).toBe(403);
+        expect(await call({ 'x-api-key': gone })).toBe(401);
+        expect(await call({ 'x-api-key': reader, 'content-type': 'application/json' }, '/scans', 'POST')).toBe(403);
       } finally {
         await server.stop();
         logs = server.output();

@@ -95,6 +95,7 @@ describe('webhook deliveries at shutdown', () => {
       body: JSON.stringify({ domain: 'hooked.test' }),
     });
     expect(queued.status).toBe(202);
+    await queued.arrayBuffer();
     await step(
       'the later delivery',
       waitFor('the later delivery', () => (hits.length > 1 ? true : undefined)),

@@ -7,6 +7,7 @@ import {
 import { runCli } from '../fixtures/cli.js';
 import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
 import { waitFor } from '../fixtures/wait.js';
+import { fetchStatus } from '../fixtures/http.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -120,7 +121,7 @@ describe('worker processes', () => {
       expect(starts(p2)).toBeGreaterThan(0);
       // the API processes scanned nothing, and the workers answered no API request
       expect(starts(a1) + starts(a2)).toBe(0);
-      expect((await fetch(`${p1.baseUrl}/api/v1/me`)).status).toBe(404);
+      expect(await fetchStatus(`${p1.baseUrl}/api/v1/me`)).toBe(404);
     },
   );
 });
