@@ -1,4 +1,4 @@
-import { type IncomingMessage, request } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { type Socket, connect } from 'node:net';
 import {
   type BuiltServer,
@@ -6,7 +6,8 @@ import {
   createProcessDatabase,
   startBuiltServer,
 } from './fixtures/built-server.js';
-import { runCli } from './fixtures/cli.js';
+import { cliOn } from './fixtures/cli.js';
+import { openUnread, readRest } from './fixtures/http.js';
 import { waitFor, within } from './fixtures/wait.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -25,11 +26,7 @@ describe('HTTP limits', () => {
   const sockets: Socket[] = [];
   const responses: IncomingMessage[] = [];
 
-  const cli = async (...args: string[]) => {
-    const r = await runCli(args, { ...db.env, LOG_LEVEL: 'error' });
-    if (r.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${r.stderr}`);
-    return r.stdout.trim().split('\n').at(-1) ?? '';
-  };
+  const cli = cliOn(() => ({ ...db.env }));
 
   beforeAll(async () => {
     db = await createProcessDatabase('sm-limits-');
@@ -50,27 +47,12 @@ describe('HTTP limits', () => {
   };
 
   /** Opens an export and never reads its body: the response comes back paused. */
-  const openExport = (server: BuiltServer) =>
-    new Promise<IncomingMessage>((resolve, reject) => {
-      const req = request(`${server.baseUrl}/api/v1/export?format=json`, { headers: { 'x-api-key': token } });
-      req.on('response', (res) => {
-        res.pause();
-        responses.push(res);
-        resolve(res);
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  const bodyOf = (res: IncomingMessage) =>
-    new Promise<{ text: string; complete: boolean }>((resolve) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ text, complete: res.complete }));
-      res.on('error', () => resolve({ text, complete: false }));
-      res.on('close', () => resolve({ text, complete: res.complete }));
-      res.resume();
-    });
+  const openExport = async (server: BuiltServer) => {
+    const res = await openUnread(`${server.baseUrl}/api/v1/export?format=json`, { 'x-api-key': token });
+    responses.push(res);
+    return res;
+  };
+  const bodyOf = readRest;
   const timed = async (server: BuiltServer, path: string) => {
     const started = Date.now();
     const res = await fetch(`${server.baseUrl}${path}`, { headers: { 'x-api-key': token } });

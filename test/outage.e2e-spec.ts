@@ -1,5 +1,5 @@
 import { type BuiltServer, startBuiltServer } from './fixtures/built-server.js';
-import { runCli } from './fixtures/cli.js';
+import { cliOn } from './fixtures/cli.js';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { TempPostgres } from './fixtures/temp-postgres.js';
 import { waitFor } from './fixtures/wait.js';
@@ -32,11 +32,7 @@ const READ_PATHS = ['/me', '/domains', '/subdomains/new', '/subdomains/search?q=
     waitFor(what, probe, { ms: 40_000, context: () => server?.output().slice(-3000) ?? '' });
 
   it('answers query_failed fast while PostgreSQL is down, reports not ready, and recovers without a restart', async () => {
-    const cli = async (...args: string[]) => {
-      const r = await runCli(args, { DATABASE_URL: pg.url, LOG_LEVEL: 'error' });
-      if (r.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${r.stderr}`);
-      return r.stdout.trim().split('\n').at(-1) ?? '';
-    };
+    const cli = cliOn(() => ({ DATABASE_URL: pg.url }));
     await cli('domains', 'add', 'outage.test', '--platform', 'self');
     const token = await cli('tokens', 'create', '--name', 'outage', '--scopes', 'read,write');
     crt.hanging.add('outage.test');

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { type BuiltServer, startBuiltServer } from './fixtures/built-server.js';
-import { runCli } from './fixtures/cli.js';
+import { cliOn } from './fixtures/cli.js';
 import { TempPostgres } from './fixtures/temp-postgres.js';
 import { waitFor } from './fixtures/wait.js';
 
@@ -25,11 +25,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
     primary.destroy();
   });
 
-  const cli = async (...args: string[]) => {
-    const r = await runCli(args, { DATABASE_URL: primary.url, LOG_LEVEL: 'error' });
-    if (r.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${r.stderr}`);
-    return r.stdout.trim().split('\n').at(-1) ?? '';
-  };
+  const cli = cliOn(() => ({ DATABASE_URL: primary.url }));
   const onStandby = async (sql: string) => {
     const client = new pg.Client({ connectionString: standby.url });
     await client.connect();

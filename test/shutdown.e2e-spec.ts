@@ -1,11 +1,11 @@
-import { type IncomingMessage, request } from 'node:http';
 import {
   type BuiltServer,
   type ProcessDatabase,
   createProcessDatabase,
   startBuiltServer,
 } from './fixtures/built-server.js';
-import { runCli } from './fixtures/cli.js';
+import { cliOn } from './fixtures/cli.js';
+import { openUnread, readRest } from './fixtures/http.js';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { waitFor, within } from './fixtures/wait.js';
 
@@ -21,11 +21,7 @@ describe('graceful shutdown', () => {
   let token: string;
   const servers: BuiltServer[] = [];
 
-  const cli = async (...args: string[]) => {
-    const r = await runCli(args, { ...dbEnv, LOG_LEVEL: 'error' });
-    if (r.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${r.stderr}`);
-    return r.stdout.trim().split('\n').at(-1) ?? '';
-  };
+  const cli = cliOn(() => ({ ...dbEnv }));
 
   beforeAll(async () => {
     crt = await new LoopbackCrtsh().start();
@@ -52,25 +48,8 @@ describe('graceful shutdown', () => {
   };
   /** Opens a streamed export and hands back the response unread (paused), as a slow client holds it. */
   const openExport = (server: BuiltServer, format = 'txt') =>
-    new Promise<IncomingMessage>((resolve, reject) => {
-      const req = request(`${server.baseUrl}/api/v1/export?format=${format}`, { headers: { 'x-api-key': token } });
-      req.on('response', (res) => {
-        res.pause();
-        resolve(res);
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  const readAll = (res: IncomingMessage) =>
-    new Promise<{ text: string; complete: boolean }>((resolve) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ text, complete: res.complete }));
-      res.on('error', () => resolve({ text, complete: false }));
-      res.on('close', () => resolve({ text, complete: res.complete }));
-      res.resume();
-    });
+    openUnread(`${server.baseUrl}/api/v1/export?format=${format}`, { 'x-api-key': token });
+  const readAll = readRest;
   const api = async (server: BuiltServer, path: string, init: RequestInit = {}): Promise<Json> => {
     const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
       ...init,

@@ -6,7 +6,7 @@ import {
   createProcessDatabase,
   startBuiltServer,
 } from './fixtures/built-server.js';
-import { runCli } from './fixtures/cli.js';
+import { cliOn, runCli } from './fixtures/cli.js';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { SseClient } from './fixtures/sse.js';
 import { waitFor } from './fixtures/wait.js';
@@ -46,11 +46,7 @@ describe('live stream and webhooks across processes', () => {
     await new Promise((resolve) => hook.close(resolve));
   });
 
-  const cli = async (...args: string[]) => {
-    const r = await runCli(args, { ...db.env, LOG_LEVEL: 'error' });
-    if (r.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${r.stderr}`);
-    return r.stdout.trim().split('\n').at(-1) ?? '';
-  };
+  const cli = cliOn(() => ({ ...db.env }));
 
   (process.env.TEST_DATABASE_URL ? it : it.skip)(
     'a worker process scan reaches an API process stream and a signed webhook; a client that reconnects gets every host once',

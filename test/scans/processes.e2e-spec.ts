@@ -4,7 +4,7 @@ import {
   createProcessDatabase,
   startBuiltServer,
 } from '../fixtures/built-server.js';
-import { runCli } from '../fixtures/cli.js';
+import { cliOn } from '../fixtures/cli.js';
 import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
 import { waitFor } from '../fixtures/wait.js';
 import { fetchStatus } from '../fixtures/http.js';
@@ -41,11 +41,7 @@ describe('worker processes', () => {
     SCAN_CONCURRENCY: '4',
     ...extra,
   });
-  const cli = async (...args: string[]) => {
-    const r = await runCli(args, { ...dbEnv, LOG_LEVEL: 'error' });
-    if (r.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${r.stderr}`);
-    return r.stdout.trim().split('\n').at(-1) ?? '';
-  };
+  const cli = cliOn(() => ({ ...dbEnv }));
   const start = async (role: Record<string, string> = {}) => {
     const server = await startBuiltServer(env(role));
     servers.push(server);
