@@ -2,6 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadEnvironment } from '../src/config/environment.js';
+import {
+  type BuiltServer,
+  createProcessDatabase,
+  type ProcessDatabase,
+  startBuiltServer,
+} from './fixtures/built-server.js';
 import { runCli } from './fixtures/cli.js';
 import { precertLeaf, x509Leaf } from './fixtures/ct-certs.js';
 import { LoopbackCtLog } from './fixtures/ct-log.js';
@@ -159,4 +165,87 @@ describe('CT_LOGS', () => {
       'http://b.example/',
     ]);
   });
+});
+
+/** The built service killed with SIGKILL while it follows a log, then started again on the same database. */
+describe('a follower killed mid-way', () => {
+  const LEAVES = 1500;
+  let log: LoopbackCtLog;
+  let db: ProcessDatabase;
+  let token: string;
+  const servers: BuiltServer[] = [];
+
+  const cli = async (...args: string[]) => {
+    const r = await runCli(args, { ...db.env, LOG_LEVEL: 'error' });
+    if (r.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${r.stderr}`);
+    return r.stdout.trim().split('\n').at(-1) ?? '';
+  };
+  const start = async () => {
+    const server = await startBuiltServer({
+      ...db.env,
+      WORKER_CRON: NEVER,
+      CT_LOGS: log.url,
+      CT_START: 'start',
+      CT_POLL_SECONDS: '1',
+      CT_CONCURRENCY: '2',
+    });
+    servers.push(server);
+    return server;
+  };
+  const api = async (server: BuiltServer, path: string) => {
+    const res = await fetch(`${server.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+    if (!res.ok) throw new Error(`${path}: ${res.status}`);
+    return res;
+  };
+  const position = async (server: BuiltServer) =>
+    ((await (await api(server, '/ct/logs')).json()).data[0] as CtLog | undefined)?.position ?? null;
+
+  beforeAll(async () => {
+    log = await new LoopbackCtLog().start();
+    // Two hosts per certificate, 3,000 in all, served 20 entries per answer and slowly: a page takes a while.
+    for (let i = 0; i < LEAVES; i++)
+      log.append((i % 2 ? x509Leaf : precertLeaf)({ dns: [`a${i}.example.com`, `b${i}.example.com`] }));
+    log.maxPerRequest = 20;
+    log.delayMs = 40;
+    db = await createProcessDatabase('sm-ct-kill-');
+    await cli('domains', 'add', 'example.com', '--platform', 'self');
+    token = await cli('tokens', 'create', '--name', 'ct-kill', '--scopes', 'read');
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const s of servers) await s.stop('SIGKILL');
+    await db?.close();
+    await log?.stop();
+  });
+
+  it('records every host exactly once after a kill -9 mid-batch and a restart', async () => {
+    const first = await start();
+    const reached = await waitFor('the follower to record a first page', async () => {
+      const at = await position(first);
+      return at !== null && at > 0 ? at : undefined;
+    });
+    expect(reached).toBeLessThan(LEAVES);
+    await first.stop('SIGKILL');
+    servers.splice(servers.indexOf(first), 1);
+    const afterKill = log.requests.length;
+
+    const second = await start();
+    await waitFor(
+      'the restarted follower to reach the end of the log',
+      async () => ((await position(second)) === LEAVES ? true : undefined),
+      { ms: 90_000, context: second.output },
+    );
+    // The restarted process went on from the saved position, not from the start.
+    expect(log.requests[afterKill].start).toBeGreaterThanOrEqual(reached);
+    const [state] = (await (await api(second, '/ct/logs')).json()).data as CtLog[];
+    expect(state).toMatchObject({ tree_size: LEAVES, position: LEAVES, lag: 0, entries_total: LEAVES });
+    const exported = (await (await api(second, '/export?domain=example.com&format=txt')).text()).trim().split('\n');
+    expect(exported).toHaveLength(2 * LEAVES);
+    expect(new Set(exported).size).toBe(2 * LEAVES);
+    // The counters kept in each page's transaction count every host once.
+    const domain = (await (await api(second, '/domains/example.com')).json()).data;
+    expect(domain.total_subdomains).toBe(2 * LEAVES);
+    const stats = (await (await api(second, '/stats')).json()).data;
+    expect(stats.new).toMatchObject({ last_day: 2 * LEAVES });
+  }, 180_000);
 });
