@@ -24,6 +24,7 @@ interface CtLog {
   entries_total: number;
   hosts_total: number;
   last_error: string | null;
+  last_error_at: string | null;
 }
 
 describe('following an RFC 6962 log', () => {
@@ -31,6 +32,8 @@ describe('following an RFC 6962 log', () => {
   let t: TestApp;
   let auth: Record<string, string>;
   let dataDir: string;
+  /** A log nobody answers for (port 1 refuses connections): it must hold up nothing. */
+  const DOWN = 'http://127.0.0.1:1/log';
 
   beforeAll(async () => {
     log = await new LoopbackCtLog().start();
@@ -39,7 +42,7 @@ describe('following an RFC 6962 log', () => {
       {
         WORKER: 'on',
         WORKER_CRON: NEVER,
-        CT_LOGS: [log.url],
+        CT_LOGS: [DOWN, log.url],
         CT_START: 'start',
         CT_POLL_SECONDS: 1,
         CT_CONCURRENCY: 2,
@@ -63,7 +66,7 @@ describe('following an RFC 6962 log', () => {
     waitFor(
       `the follower to reach entry ${log.leaves.length}`,
       async () => {
-        const [state] = await logs();
+        const state = (await logs()).find((l) => l.url === log.url);
         return state?.position === log.leaves.length ? state : undefined;
       },
       { ms: 30_000, context: () => JSON.stringify(log.requests.slice(-5)) },
@@ -121,13 +124,27 @@ describe('following an RFC 6962 log', () => {
     expect(tried[2].at - tried[1].at).toBeGreaterThanOrEqual(950);
   });
 
+  it("goes on while another log is down, and shows that log's error", async () => {
+    const down = await waitFor('the down log to show its error', async () =>
+      (await logs()).find((l) => l.url === DOWN && l.last_error !== null),
+    );
+    expect(down).toMatchObject({ tree_size: null, position: null, lag: null, entries_total: 0 });
+    expect(down.last_error).toMatch(/fetch failed|ECONNREFUSED/);
+    expect(Date.parse(down.last_error_at ?? '')).toBeLessThanOrEqual(Date.now());
+    log.append(x509Leaf({ dns: ['while-down.example.com'] }));
+    await caughtUp();
+    expect(await newHosts()).toContain('while-down.example.com');
+  });
+
   it('shows the same state through `cli ct status`', async () => {
-    const [state] = await logs();
+    const state = (await logs()).find((l) => l.url === log.url)!;
     const env = t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : { DATA_DIR: dataDir };
     const out = await runCli(['ct', 'status'], { ...env, LOG_LEVEL: 'error' });
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
-    const [header, row] = out.stdout.trim().split('\n');
+    const [header, ...rows] = out.stdout.trim().split('\n');
+    const row = rows.find((r) => r.startsWith(`${log.url} `))!;
+    expect(rows).toHaveLength(2);
     expect(header.split(/\s+/).slice(0, 7)).toEqual([
       'URL',
       'KIND',

@@ -170,7 +170,7 @@ export class CtLogsRepository {
     return rows<CtLogRow>(
       this.db,
       `SELECT url, kind, tree_size::float8 AS tree_size, position::float8 AS position,
-              greatest(tree_size - position, 0)::float8 AS lag, entries_total::float8 AS entries_total,
+              (CASE WHEN position IS NOT NULL THEN greatest(tree_size - position, 0) END)::float8 AS lag, entries_total::float8 AS entries_total,
               hosts_total::float8 AS hosts_total, ${isoSql('last_polled_at')} AS last_polled_at, last_error,
               ${isoSql('last_error_at')} AS last_error_at
          FROM ct_logs ORDER BY url`,
