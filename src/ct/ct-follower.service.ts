@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { newWorkerId, thisHostWorkers, workerAlive } from '../common/worker-id.js';
 import { Environment } from '../config/environment.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
-import { EntryError, leafNames } from './ct-entry.js';
+import { leafNames } from './ct-entry.js';
 import { CtLogsRepository, type HeldLog, type HostsByDomain, LeaseLost } from './ct-logs.repository.js';
 import { LogError, Rfc6962Client, sleep } from './rfc6962-client.js';
 import { RootMatcher } from './root-matcher.js';
@@ -144,9 +144,9 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
       let names: string[];
       try {
         names = leafNames(leaf).names;
-      } catch (e) {
-        if (!(e instanceof EntryError)) throw e;
-        continue; // an entry that is not a certificate we can read yields no names; the log goes on
+      } catch {
+        // An entry that is not a certificate we can read yields no names: the log goes on, never stuck on it.
+        continue;
       }
       for (const name of names) {
         for (const { domainId, host } of this.matcher.match(name)) {
