@@ -15,6 +15,7 @@ import { ConfigModule } from './config/config.module.js';
 import type { Environment } from './config/environment.js';
 import { DatabaseModule } from './database/database.module.js';
 import type { DatabaseTarget } from './database/database.js';
+import { CtModule } from './ct/ct.module.js';
 import { DomainsModule } from './domains/domains.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HostsModule } from './hosts/hosts.module.js';
@@ -49,6 +50,7 @@ export class AppModule {
         ScansModule,
         StatsModule,
         ExportModule,
+        CtModule,
         NewHostSignalModule,
         StreamModule,
         HealthModule,

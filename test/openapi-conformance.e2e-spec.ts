@@ -153,6 +153,10 @@ const CASES: Record<string, Case[]> = {
     { status: 400, path: '/stats/timeseries?bucket=year' },
     { status: 401, path: '/stats/timeseries', key: 'none' },
   ],
+  'GET /ct/logs': [
+    { status: 200, path: '/ct/logs' },
+    { status: 401, path: '/ct/logs', key: 'none' },
+  ],
   'GET /export': [
     { status: 200, path: '/export?domain=example.com' },
     { status: 200, path: '/export?platform=hackerone&format=csv&scope=new&hours=48' },
@@ -198,6 +202,12 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
       hosts: ['api.example.com', 'www.example.com', { host: 'old.example.com', active: false }],
     });
     scanId = (await seedScan(t, domain, { newCount: 2, foundCount: 3 })).id;
+    // A log never read (its fields null) and one read, with an error.
+    await t.dataSource.query(
+      `INSERT INTO ct_logs (url, tree_size, position, entries_total, hosts_total, last_polled_at, last_error, last_error_at)
+       VALUES ('https://ct.example/a', NULL, NULL, 0, 0, NULL, NULL, NULL),
+              ('https://ct.example/b', 1000, 990, 990, 12, now(), 'get-sth: HTTP 503', now())`,
+    );
     keys = { read: await t.token(['read']), write: await t.token(['write']) };
     doc = (await t.get('/openapi.json')).body;
     dir = mkdtempSync(join(tmpdir(), 'openapi-conformance-'));

@@ -9,6 +9,8 @@ import type { DatabaseTarget } from '../database/database.js';
 import { DomainsModule } from '../domains/domains.module.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CliOutput } from './cli-output.js';
+import { CtCommand, CtStatusCommand } from './ct.command.js';
+import { CtModule } from '../ct/ct.module.js';
 import {
   DomainsAddCommand,
   DomainsCommand,
@@ -56,6 +58,7 @@ export class CliModule {
         UsersModule,
         NewHostSignalModule,
         WebhooksModule,
+        CtModule,
       ],
       providers: [
         CliOutput,
@@ -86,6 +89,8 @@ export class CliModule {
         SeedDemoCommand,
         DomainsImportCommand,
         ScanClaimsRepository,
+        CtCommand,
+        CtStatusCommand,
       ],
     };
   }

@@ -3,7 +3,7 @@ import { Environment } from '../config/environment.js';
 import { DomainsRepository } from '../domains/domains.repository.js';
 import { rootDomainProblem } from '../domains/root-domain.js';
 import { type ScanProgress, ScanRunner } from '../scans/scan-runner.service.js';
-import { newWorkerId } from '../worker/worker.service.js';
+import { newWorkerId } from '../common/worker-id.js';
 import { ScanClaimsRepository } from '../worker/scan-claims.repository.js';
 import { CliError, CliOutput } from './cli-output.js';
 import { Progress } from './progress.js';

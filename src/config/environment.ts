@@ -444,6 +444,49 @@ export class Environment {
   SYNC_PRUNE: OnOff = 'off';
 
   @EnvVar(
+    'Certificate Transparency logs the worker follows, a comma list of RFC 6962 log base URLs (the API is ' +
+      'URL/ct/v1/get-sth and URL/ct/v1/get-entries). Each log is read by one worker process at a time; every ' +
+      'certificate name under a tracked, enabled root is recorded as a host. Unset: no follower.',
+  )
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean)
+      : value,
+  )
+  @IsOptional()
+  @Matches(/^(https?:\/\/\S+|static:\S+|list)$/, {
+    each: true,
+    message: 'CT_LOGS must be a comma list of RFC 6962 log URLs (http:// or https://)',
+  })
+  CT_LOGS?: string[];
+
+  @EnvVar(
+    'Where a log never followed before starts: end (its current tree size, only new entries) or start (index 0). ' +
+      'A log followed before always goes on from its saved position.',
+    'end',
+  )
+  @Transform(toLower)
+  @IsIn(['end', 'start'])
+  CT_START: 'end' | 'start' = 'end';
+
+  @EnvVar("Seconds between reads of a caught-up log's tree head.", '10')
+  @Transform(toInt)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  CT_POLL_SECONDS = 10;
+
+  @EnvVar('get-entries requests in flight at once per followed log.', '4')
+  @Transform(toInt)
+  @Min(1)
+  @Max(32)
+  @IsInt()
+  CT_CONCURRENCY = 4;
+
+  @EnvVar(
     'Public base URL of the service (e.g. https://monitor.example.com): the OpenAPI document names its servers ' +
       'PUBLIC_URL/api/v1 and PUBLIC_URL/api/public/v1 (unset: the relative /api/v1 and /api/public/v1), and ' +
       'sign-in links start with it (unset: http://HOST:PORT).',
@@ -479,6 +522,14 @@ export function loadEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
   if (config.DATABASE_REPLICA_URLS?.length && !config.DATABASE_URL) {
     throw new ConfigError(
       'Invalid configuration: DATABASE_REPLICA_URLS needs DATABASE_URL (replicas of a PostgreSQL server)',
+    );
+  }
+  // static-ct-api logs and the log list come in a later version: refused rather than silently not followed.
+  const later = config.CT_LOGS?.find((log) => log === 'list' || log.startsWith('static:'));
+  if (later) {
+    throw new ConfigError(
+      `Invalid configuration: CT_LOGS: ${later === 'list' ? 'list (CT_LOG_LIST)' : 'static-ct-api logs (static:URL)'} ` +
+        'cannot be followed yet; name RFC 6962 log URLs',
     );
   }
   if (config.HTTP === 'off' && config.WORKER === 'off') {

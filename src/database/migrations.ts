@@ -10,6 +10,7 @@ import { Webhooks1764400000000 } from '../../migrations/1764400000000-Webhooks.j
 import { FeedIndexCoversHost1764500000000 } from '../../migrations/1764500000000-FeedIndexCoversHost.js';
 import { NewHostMinutes1764600000000 } from '../../migrations/1764600000000-NewHostMinutes.js';
 import { SearchWithinDomain1764700000000 } from '../../migrations/1764700000000-SearchWithinDomain.js';
+import { CtLogs1764800000000 } from '../../migrations/1764800000000-CtLogs.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -23,6 +24,7 @@ export const MIGRATIONS = [
   FeedIndexCoversHost1764500000000,
   NewHostMinutes1764600000000,
   SearchWithinDomain1764700000000,
+  CtLogs1764800000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -33,8 +33,60 @@ export interface HostCounts {
  * Takes the transaction's id at once, before any host is written with first_seen_at = now(): live streams hold
  * their events behind open transactions that hold an id (see HORIZON_SQL), so a slow commit is never skipped.
  */
-async function writing(m: EntityManager): Promise<void> {
+export async function writing(m: EntityManager): Promise<void> {
   await rows(m, `SELECT pg_current_xact_id()`);
+}
+
+/**
+ * Marks hosts seen now: existing ones get last_seen_at and become active again, the others are added
+ * with first_seen_at = now (hosts_domain_host_key) and counted in the rollups. `source` is a query
+ * yielding `host`, given $2 ($1 is the domain). Scans and the CT follower both record hosts through it, inside
+ * their own transaction (after writing()).
+ */
+export async function upsertSeenHosts(
+  m: EntityManager,
+  domainId: number,
+  source: string,
+  params: unknown[],
+): Promise<HostCounts> {
+  const [counts] = await rows<HostCounts>(
+    m,
+    `WITH input AS (SELECT DISTINCT host FROM (${source}) s),
+     existing AS (
+       SELECT h.id, h.is_active FROM hosts h JOIN input i ON i.host = h.host WHERE h.domain_id = $1
+     ), touched AS (
+       UPDATE hosts h SET last_seen_at = now(), is_active = true FROM existing e WHERE h.id = e.id
+       RETURNING e.is_active AS was_active
+     ), added AS (
+       INSERT INTO hosts (domain_id, host, first_seen_at, last_seen_at)
+       SELECT $1, i.host, now(), now() FROM input i
+        WHERE NOT EXISTS (SELECT 1 FROM hosts h WHERE h.domain_id = $1 AND h.host = i.host)
+       ON CONFLICT (domain_id, host) DO NOTHING
+       RETURNING 1
+     ), counted AS (
+       INSERT INTO new_host_counts (hour, platform_slug, n)
+       SELECT date_trunc('hour', now(), 'UTC'), (SELECT platform_slug FROM domains WHERE id = $1), count(*)
+         FROM added HAVING count(*) > 0
+       ON CONFLICT (hour, platform_slug) DO UPDATE SET n = new_host_counts.n + EXCLUDED.n
+     ), counted_minute AS (
+       INSERT INTO new_host_minutes (minute, platform_slug, n)
+       SELECT date_trunc('minute', now(), 'UTC'), (SELECT platform_slug FROM domains WHERE id = $1), count(*)
+         FROM added HAVING count(*) > 0
+       ON CONFLICT (minute, platform_slug) DO UPDATE SET n = new_host_minutes.n + EXCLUDED.n
+     ), counted_domain AS (
+       INSERT INTO domain_new_host_counts (domain_id, hour, n)
+       SELECT $1, date_trunc('hour', now(), 'UTC'), count(*) FROM added HAVING count(*) > 0
+       ON CONFLICT (domain_id, hour) DO UPDATE SET n = domain_new_host_counts.n + EXCLUDED.n
+     ), counted_day AS (
+       INSERT INTO domain_new_host_days (domain_id, day, n)
+       SELECT $1, date_trunc('day', now(), 'UTC'), count(*) FROM added HAVING count(*) > 0
+       ON CONFLICT (domain_id, day) DO UPDATE SET n = domain_new_host_days.n + EXCLUDED.n
+     )
+     SELECT (SELECT count(*) FROM added)::int AS "newCount",
+            (SELECT count(*) FROM touched WHERE NOT was_active)::int AS reactivated`,
+    [domainId, ...params],
+  );
+  return counts;
 }
 
 @Injectable()
@@ -62,7 +114,7 @@ export class ScanStoreRepository {
   recordSeen(scan: ActiveScan, hosts: string[], progress: object): Promise<number> {
     return this.db.transaction(async (m) => {
       await writing(m);
-      const counts = await this.upsertSeen(m, scan.domainId, `SELECT unnest($2::text[]) AS host`, [hosts]);
+      const counts = await upsertSeenHosts(m, scan.domainId, `SELECT unnest($2::text[]) AS host`, [hosts]);
       await this.addCounts(m, scan.id, counts, progress);
       return counts.newCount;
     });
@@ -90,7 +142,7 @@ export class ScanStoreRepository {
     return this.db.transaction(async (m) => {
       await writing(m);
       if (commitStaged) {
-        const counts = await this.upsertSeen(m, scan.domainId, `SELECT host FROM scan_names WHERE scan_id = $2`, [
+        const counts = await upsertSeenHosts(m, scan.domainId, `SELECT host FROM scan_names WHERE scan_id = $2`, [
           scan.id,
         ]);
         await this.addCounts(m, scan.id, counts, {});
@@ -156,52 +208,6 @@ export class ScanStoreRepository {
       [scan.domainId, status, newCount],
     );
     await rows(m, `DELETE FROM scan_names WHERE scan_id = $1`, [scan.id]);
-  }
-
-  /**
-   * Marks hosts seen now: existing ones get last_seen_at and become active again, the others are added
-   * with first_seen_at = now (hosts_domain_host_key) and counted in the rollups. `source` is a query
-   * yielding `host`, given $2.
-   */
-  private async upsertSeen(m: EntityManager, domainId: number, source: string, params: unknown[]): Promise<HostCounts> {
-    const [counts] = await rows<HostCounts>(
-      m,
-      `WITH input AS (SELECT DISTINCT host FROM (${source}) s),
-       existing AS (
-         SELECT h.id, h.is_active FROM hosts h JOIN input i ON i.host = h.host WHERE h.domain_id = $1
-       ), touched AS (
-         UPDATE hosts h SET last_seen_at = now(), is_active = true FROM existing e WHERE h.id = e.id
-         RETURNING e.is_active AS was_active
-       ), added AS (
-         INSERT INTO hosts (domain_id, host, first_seen_at, last_seen_at)
-         SELECT $1, i.host, now(), now() FROM input i
-          WHERE NOT EXISTS (SELECT 1 FROM hosts h WHERE h.domain_id = $1 AND h.host = i.host)
-         ON CONFLICT (domain_id, host) DO NOTHING
-         RETURNING 1
-       ), counted AS (
-         INSERT INTO new_host_counts (hour, platform_slug, n)
-         SELECT date_trunc('hour', now(), 'UTC'), (SELECT platform_slug FROM domains WHERE id = $1), count(*)
-           FROM added HAVING count(*) > 0
-         ON CONFLICT (hour, platform_slug) DO UPDATE SET n = new_host_counts.n + EXCLUDED.n
-       ), counted_minute AS (
-         INSERT INTO new_host_minutes (minute, platform_slug, n)
-         SELECT date_trunc('minute', now(), 'UTC'), (SELECT platform_slug FROM domains WHERE id = $1), count(*)
-           FROM added HAVING count(*) > 0
-         ON CONFLICT (minute, platform_slug) DO UPDATE SET n = new_host_minutes.n + EXCLUDED.n
-       ), counted_domain AS (
-         INSERT INTO domain_new_host_counts (domain_id, hour, n)
-         SELECT $1, date_trunc('hour', now(), 'UTC'), count(*) FROM added HAVING count(*) > 0
-         ON CONFLICT (domain_id, hour) DO UPDATE SET n = domain_new_host_counts.n + EXCLUDED.n
-       ), counted_day AS (
-         INSERT INTO domain_new_host_days (domain_id, day, n)
-         SELECT $1, date_trunc('day', now(), 'UTC'), count(*) FROM added HAVING count(*) > 0
-         ON CONFLICT (domain_id, day) DO UPDATE SET n = domain_new_host_days.n + EXCLUDED.n
-       )
-       SELECT (SELECT count(*) FROM added)::int AS "newCount",
-              (SELECT count(*) FROM touched WHERE NOT was_active)::int AS reactivated`,
-      [domainId, ...params],
-    );
-    return counts;
   }
 
   private async addCounts(m: EntityManager, scanId: string, counts: HostCounts, progress: object): Promise<void> {

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
+import { newWorkerId, workerAlive } from '../common/worker-id.js';
 import { Environment } from '../config/environment.js';
 import { Metrics } from '../metrics/metrics.js';
 import { ScanRunner, type SliceOutcome } from '../scans/scan-runner.service.js';
@@ -14,20 +14,6 @@ export interface TickReport {
 }
 
 const JOB = 'scan-worker';
-
-/** A worker id names the host and process, so a restarted process can tell its dead predecessor's scans. */
-export function newWorkerId(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * The scheduled worker: on each tick it takes up to SCAN_CONCURRENCY scans — running ones waiting for their
@@ -147,7 +133,7 @@ export class WorkerService implements OnApplicationBootstrap, OnApplicationShutd
   /** Scans whose worker on this host died are freed at start, so they go on at the first tick. */
   private async recoverOrphans(): Promise<void> {
     const held = await this.claims.heldOnHost(hostname());
-    const dead = held.filter((s) => !processAlive(Number(s.workerId.split(':')[1])));
+    const dead = held.filter((s) => !workerAlive(s.workerId));
     if (dead.length > 0) {
       await this.claims.release(dead.map((s) => s.id));
       this.logger.warn(`${dead.length} scan(s) interrupted by a stopped process will go on at the next tick`);

@@ -33,6 +33,7 @@ const TAGS: [name: string, description: string][] = [
   ['Scans', "Scan history, the worker's state, and queueing scans (write scope)"],
   ['Stats', 'Totals, top domains and time series of new hosts'],
   ['Export', 'Hosts streamed as one txt, csv or json file'],
+  ['Certificate Transparency', 'The Certificate Transparency logs the worker follows, and where each stands'],
 ];
 
 /** The one header every response carries, declared once and referenced from each response. */

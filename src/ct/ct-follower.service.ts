@@ -1,0 +1,190 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { newWorkerId, thisHostWorkers, workerAlive } from '../common/worker-id.js';
+import { Environment } from '../config/environment.js';
+import { NewHostSignal } from '../stream/new-host-signal.js';
+import { leafNames } from './ct-entry.js';
+import { CtLogsRepository, type HeldLog, type HostsByDomain, LeaseLost } from './ct-logs.repository.js';
+import { LogError, Rfc6962Client, sleep } from './rfc6962-client.js';
+import { RootMatcher } from './root-matcher.js';
+
+/** Seconds a follower holds a log without renewing; renewed every third of it, so a dead holder's log is free in 30 s. */
+export const CT_LEASE_SECONDS = 30;
+/** Entries asked for per get-entries request; a log that gives fewer is asked again from where it stopped. */
+const PAGE = 256;
+/** How often the tracked roots are checked for changes. */
+const ROOTS_CHECK_MS = 2000;
+/** Waits after a failed round, growing with each failure in a row (seconds); the last repeats. */
+const ERROR_BACKOFF_SECONDS = [5, 10, 30, 60, 120, 300];
+
+/**
+ * Follows the Certificate Transparency logs of CT_LOGS: one loop per log, which holds the log under a lease, reads
+ * its tree head, then its new entries with CT_CONCURRENCY requests in flight, and records each page's matches and
+ * the log's new position in one transaction. A failing log waits and tries again without touching the others.
+ */
+@Injectable()
+export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly workerId = newWorkerId();
+  private readonly logger = new Logger('CtFollower');
+  private readonly stopping = new AbortController();
+  private loops: Promise<void>[] = [];
+  private matcher = new RootMatcher(new Map());
+  private rootsVersion: string | null = null;
+  private rootsCheckedAt = 0;
+
+  constructor(
+    private readonly env: Environment,
+    private readonly logs: CtLogsRepository,
+    private readonly signal: NewHostSignal,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const urls = this.env.CT_LOGS ?? [];
+    if (urls.length === 0) return;
+    try {
+      await this.logs.ensure(urls, 'rfc6962');
+      await this.releaseOrphans();
+    } catch (e) {
+      // The loops claim their logs themselves once the database answers.
+      this.logger.warn(`could not register the CT logs yet: ${(e as Error).message}`);
+    }
+    this.loops = urls.map((url) => this.follow(url));
+    this.logger.log(`following ${urls.length} CT log(s) as ${this.workerId}`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
+    await Promise.all(this.loops);
+  }
+
+  /** One log's loop: never throws, ends at shutdown and gives the log back. */
+  private async follow(url: string): Promise<void> {
+    const stop = this.stopping.signal;
+    let failures = 0;
+    while (!stop.aborted) {
+      const held = await this.logs.claim(url, this.workerId, CT_LEASE_SECONDS).catch(() => null);
+      if (!held) {
+        // Another worker holds it (or the database is away): look again well within its lease.
+        await sleep(Math.min(this.env.CT_POLL_SECONDS, 10) * 1000, stop);
+        continue;
+      }
+      const renew = setInterval(
+        () => void this.logs.claim(url, this.workerId, CT_LEASE_SECONDS).catch(() => undefined),
+        (CT_LEASE_SECONDS * 1000) / 3,
+      );
+      try {
+        await this.followHeld(url, held, () => (failures = 0));
+      } catch (e) {
+        if (stop.aborted) break; // a request cut short by shutdown is no failure of the log
+        if (e instanceof LeaseLost) {
+          this.logger.warn(`CT log ${url} was taken over by another worker`);
+          continue;
+        }
+        const message = e instanceof Error ? e.message : String(e);
+        const wait = ERROR_BACKOFF_SECONDS[Math.min(failures++, ERROR_BACKOFF_SECONDS.length - 1)];
+        this.logger.warn(`CT log ${url}: ${message}; trying again in ${wait} s`);
+        await this.logs.recordError(held.id, this.workerId, message).catch(() => undefined);
+        await sleep(wait * 1000, stop);
+      } finally {
+        clearInterval(renew);
+      }
+    }
+    const held = await this.logs.claim(url, this.workerId, CT_LEASE_SECONDS).catch(() => null);
+    if (held) await this.logs.release(held.id, this.workerId).catch(() => undefined);
+  }
+
+  /** Reads the log while this worker holds it: returns only at shutdown, throws on a failure. */
+  private async followHeld(url: string, held: HeldLog, progressed: () => void): Promise<void> {
+    const stop = this.stopping.signal;
+    const client = new Rfc6962Client(url, stop);
+    while (!stop.aborted) {
+      const { treeSize } = await client.getSth();
+      const start = this.env.CT_START === 'start' ? 0 : treeSize;
+      let position = await this.logs.saveHead(held.id, this.workerId, treeSize, start, CT_LEASE_SECONDS);
+      progressed();
+      if (position < treeSize) position = await this.catchUp(client, held.id, position, treeSize);
+      if (position >= treeSize) await sleep(this.env.CT_POLL_SECONDS * 1000, stop);
+    }
+  }
+
+  /**
+   * Reads entries [from, to) in pages, CT_CONCURRENCY requests in flight, and records the pages in order, each in
+   * its own transaction with the position after it. Returns the position reached (less than `to` at shutdown).
+   */
+  private async catchUp(client: Rfc6962Client, log: number, from: number, to: number): Promise<number> {
+    const queue: { from: number; to: number; leaves: Promise<Buffer[]> }[] = [];
+    let next = from;
+    const fill = () => {
+      while (queue.length < this.env.CT_CONCURRENCY && next < to) {
+        const page = { from: next, to: Math.min(next + PAGE, to) };
+        const leaves = readRange(client, page.from, page.to);
+        leaves.catch(() => undefined); // awaited in order below; a later page's failure must not go unhandled
+        queue.push({ ...page, leaves });
+        next = page.to;
+      }
+    };
+    let position = from;
+    fill();
+    while (queue.length > 0 && !this.stopping.signal.aborted) {
+      const page = queue.shift()!;
+      const leaves = await page.leaves;
+      fill();
+      const found = await this.match(leaves);
+      const gained = await this.logs.recordBatch(log, this.workerId, page, found, CT_LEASE_SECONDS);
+      position = page.to;
+      for (const domainId of gained) await this.signal.publish(domainId);
+    }
+    return position;
+  }
+
+  /** The hosts of tracked roots in a page of leaves, per domain. */
+  private async match(leaves: Buffer[]): Promise<HostsByDomain> {
+    await this.refreshRoots();
+    const found = new Map<number, Set<string>>();
+    for (const leaf of leaves) {
+      let names: string[];
+      try {
+        names = leafNames(leaf).names;
+      } catch {
+        // An entry that is not a certificate we can read yields no names: the log goes on, never stuck on it.
+        continue;
+      }
+      for (const name of names) {
+        for (const { domainId, host } of this.matcher.match(name)) {
+          let hosts = found.get(domainId);
+          if (!hosts) found.set(domainId, (hosts = new Set()));
+          hosts.add(host);
+        }
+      }
+    }
+    return new Map([...found].map(([domainId, hosts]) => [domainId, [...hosts]]));
+  }
+
+  /** Reads the tracked roots again when they changed (checked at most every ROOTS_CHECK_MS). */
+  private async refreshRoots(): Promise<void> {
+    if (Date.now() - this.rootsCheckedAt < ROOTS_CHECK_MS) return;
+    const version = await this.logs.rootsVersion();
+    this.rootsCheckedAt = Date.now();
+    if (version === this.rootsVersion) return;
+    const roots = await this.logs.roots();
+    this.matcher = new RootMatcher(new Map(roots.map((r) => [r.domain, r.id])));
+    this.rootsVersion = version;
+  }
+
+  /** Logs whose worker on this host died are freed at start, so they go on at once instead of after the lease. */
+  private async releaseOrphans(): Promise<void> {
+    const held = await this.logs.heldOnHost(thisHostWorkers());
+    const dead = held.filter((l) => !workerAlive(l.workerId));
+    if (dead.length > 0) await this.logs.releaseAll(dead.map((l) => l.id));
+  }
+}
+
+/** Entries [from, to) of a log, asking again from where a short answer stopped. */
+async function readRange(client: Rfc6962Client, from: number, to: number): Promise<Buffer[]> {
+  const leaves: Buffer[] = [];
+  while (from + leaves.length < to) {
+    const got = await client.getEntries(from + leaves.length, to - 1);
+    if (got.length === 0) throw new LogError(`get-entries gave no entry at ${from + leaves.length}`);
+    leaves.push(...got);
+  }
+  return leaves;
+}

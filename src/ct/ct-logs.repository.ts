@@ -1,0 +1,179 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { affected, isoSql, rows } from '../database/sql.js';
+import { upsertSeenHosts, writing } from '../scans/scan-store.repository.js';
+
+export type CtLogKind = 'rfc6962' | 'static';
+
+/** A log as GET /ct/logs and `cli ct status` show it. */
+export interface CtLogRow {
+  url: string;
+  kind: CtLogKind;
+  tree_size: number | null;
+  position: number | null;
+  lag: number | null;
+  entries_total: number;
+  hosts_total: number;
+  last_polled_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+}
+
+/** A log this worker holds: where it stands. */
+export interface HeldLog {
+  id: number;
+  position: number | null;
+}
+
+/** What one batch of entries yields: its hosts per tracked domain. */
+export type HostsByDomain = Map<number, string[]>;
+
+/** The worker lost the log's lease (another took it over): nothing of the batch was saved. */
+export class LeaseLost extends Error {}
+
+/**
+ * The followed logs, shared by worker processes through the database alone, as scans are: a log is held under a
+ * lease that its follower renews with every batch and poll, and that any worker takes over once it runs out.
+ */
+@Injectable()
+export class CtLogsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async ensure(urls: string[], kind: CtLogKind): Promise<void> {
+    await affected(
+      this.db,
+      `INSERT INTO ct_logs (url, kind) SELECT unnest($1::text[]), $2 ON CONFLICT (url) DO NOTHING`,
+      [urls, kind],
+    );
+  }
+
+  /** Takes the log when no live worker holds it (or this one does); null when another does (ct_logs_url_key). */
+  async claim(url: string, workerId: string, leaseSeconds: number): Promise<HeldLog | null> {
+    const [held] = await rows<HeldLog>(
+      this.db,
+      `UPDATE ct_logs SET worker_id = $2, lease_until = now() + make_interval(secs => $3)
+        WHERE url = $1 AND (worker_id = $2 OR worker_id IS NULL OR lease_until IS NULL OR lease_until < now())
+        RETURNING id, position::float8 AS position`,
+      [url, workerId, leaseSeconds],
+    );
+    return held ?? null;
+  }
+
+  /**
+   * Saves a tree head just read, and renews the lease; a log never read starts at `start`. Returns where the log
+   * stands, or throws LeaseLost.
+   */
+  async saveHead(log: number, workerId: string, treeSize: number, start: number, leaseSeconds: number) {
+    const [saved] = await rows<{ position: number }>(
+      this.db,
+      `UPDATE ct_logs SET tree_size = $3, position = coalesce(position, $4), last_polled_at = now(),
+              lease_until = now() + make_interval(secs => $5)
+        WHERE id = $1 AND worker_id = $2
+        RETURNING position::float8 AS position`,
+      [log, workerId, treeSize, start, leaseSeconds],
+    );
+    if (!saved) throw new LeaseLost();
+    return saved.position;
+  }
+
+  /**
+   * Records the hosts that entries [from, to) yielded and moves the log's position to `to`, in one transaction:
+   * a batch is saved whole, once, or not at all. Hosts of domains disabled or removed since the roots were read
+   * are left out. Returns the domains that gained hosts.
+   */
+  recordBatch(
+    log: number,
+    workerId: string,
+    range: { from: number; to: number },
+    found: HostsByDomain,
+    leaseSeconds: number,
+  ): Promise<number[]> {
+    return this.db.transaction(async (m) => {
+      await writing(m);
+      const hosts = [...found.values()].reduce((n, h) => n + h.length, 0);
+      const moved = await affected(
+        m,
+        `UPDATE ct_logs SET position = $4, entries_total = entries_total + ($4 - $3), hosts_total = hosts_total + $5,
+                lease_until = now() + make_interval(secs => $6)
+          WHERE id = $1 AND worker_id = $2 AND position = $3`,
+        [log, workerId, range.from, range.to, hosts, leaseSeconds],
+      );
+      if (moved !== 1) throw new LeaseLost();
+      const gained: number[] = [];
+      for (const [domainId, names] of found) {
+        const counts = await upsertSeenHosts(
+          m,
+          domainId,
+          `SELECT unnest($2::text[]) AS host WHERE EXISTS (SELECT 1 FROM domains WHERE id = $1 AND enabled)`,
+          [names],
+        );
+        if (counts.newCount + counts.reactivated === 0) continue;
+        await affected(
+          m,
+          `UPDATE domains SET total_subdomains = total_subdomains + $2, active_subdomains = active_subdomains + $2 + $3
+            WHERE id = $1`,
+          [domainId, counts.newCount, counts.reactivated],
+        );
+        if (counts.newCount > 0) gained.push(domainId);
+      }
+      return gained;
+    });
+  }
+
+  async recordError(log: number, workerId: string, message: string): Promise<void> {
+    await affected(
+      this.db,
+      `UPDATE ct_logs SET last_error = $3, last_error_at = now() WHERE id = $1 AND worker_id = $2`,
+      [log, workerId, message.slice(0, 2000)],
+    );
+  }
+
+  /** Gives the log back at shutdown, for any worker to take at once. */
+  async release(log: number, workerId: string): Promise<void> {
+    await affected(
+      this.db,
+      `UPDATE ct_logs SET worker_id = NULL, lease_until = NULL WHERE id = $1 AND worker_id = $2`,
+      [log, workerId],
+    );
+  }
+
+  /** Logs held by workers of this host, to free those whose process is gone. */
+  heldOnHost(pattern: string): Promise<{ id: number; workerId: string }[]> {
+    return rows(this.db, `SELECT id, worker_id AS "workerId" FROM ct_logs WHERE worker_id LIKE $1 ESCAPE '\\'`, [
+      pattern,
+    ]);
+  }
+
+  async releaseAll(logs: number[]): Promise<void> {
+    await affected(this.db, `UPDATE ct_logs SET worker_id = NULL, lease_until = NULL WHERE id = ANY($1::int[])`, [
+      logs,
+    ]);
+  }
+
+  /** The enabled roots, each with its domain id: read whole, and again only when rootsVersion changes. */
+  roots(): Promise<{ domain: string; id: number }[]> {
+    return rows(this.db, `SELECT domain, id FROM domains WHERE enabled`);
+  }
+
+  /** A cheap fingerprint of the enabled roots: when it changes, they are read again. */
+  async rootsVersion(): Promise<string> {
+    const [v] = await rows<{ v: string }>(
+      this.db,
+      `SELECT count(*) || ':' || coalesce(sum(id), 0) || ':' || coalesce(max(updated_at)::text, '') AS v
+         FROM domains WHERE enabled`,
+    );
+    return v.v;
+  }
+
+  list(): Promise<CtLogRow[]> {
+    return rows<CtLogRow>(
+      this.db,
+      `SELECT url, kind, tree_size::float8 AS tree_size, position::float8 AS position,
+              (CASE WHEN position IS NOT NULL THEN greatest(tree_size - position, 0) END)::float8 AS lag, entries_total::float8 AS entries_total,
+              hosts_total::float8 AS hosts_total, ${isoSql('last_polled_at')} AS last_polled_at, last_error,
+              ${isoSql('last_error_at')} AS last_error_at
+         FROM ct_logs ORDER BY url`,
+    );
+  }
+}

@@ -1,0 +1,273 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadEnvironment } from '../src/config/environment.js';
+import {
+  type BuiltServer,
+  createProcessDatabase,
+  type ProcessDatabase,
+  startBuiltServer,
+} from './fixtures/built-server.js';
+import { runCli } from './fixtures/cli.js';
+import { precertLeaf, x509Leaf } from './fixtures/ct-certs.js';
+import { LoopbackCtLog } from './fixtures/ct-log.js';
+import { seedDomain } from './fixtures/data.js';
+import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
+import { waitFor } from './fixtures/wait.js';
+import { NEVER } from './fixtures/worker.js';
+
+interface CtLog {
+  url: string;
+  tree_size: number;
+  position: number;
+  lag: number;
+  entries_total: number;
+  hosts_total: number;
+  last_error: string | null;
+  last_error_at: string | null;
+}
+
+describe('following an RFC 6962 log', () => {
+  let log: LoopbackCtLog;
+  let t: TestApp;
+  let auth: Record<string, string>;
+  let dataDir: string;
+  /** A log nobody answers for (port 1 refuses connections): it must hold up nothing. */
+  const DOWN = 'http://127.0.0.1:1/log';
+
+  beforeAll(async () => {
+    log = await new LoopbackCtLog().start();
+    dataDir = mkdtempSync(join(tmpdir(), 'sm-ct-'));
+    t = await startTestApp(
+      {
+        WORKER: 'on',
+        WORKER_CRON: NEVER,
+        CT_LOGS: [DOWN, log.url],
+        CT_START: 'start',
+        CT_POLL_SECONDS: 1,
+        CT_CONCURRENCY: 2,
+      },
+      { dataDir },
+    );
+    auth = bearer(await t.token(['read']));
+    await seedDomain(t, { domain: 'example.com', platform: 'hackerone' });
+    await seedDomain(t, { domain: 'off.example.org', enabled: false });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await log?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const logs = async (): Promise<CtLog[]> => (await t.get('/ct/logs', auth)).body.data as CtLog[];
+  /** Waits until the follower has recorded every entry the log holds. */
+  const caughtUp = () =>
+    waitFor(
+      `the follower to reach entry ${log.leaves.length}`,
+      async () => {
+        const state = (await logs()).find((l) => l.url === log.url);
+        return state?.position === log.leaves.length ? state : undefined;
+      },
+      { ms: 30_000, context: () => JSON.stringify(log.requests.slice(-5)) },
+    );
+  const newHosts = async () =>
+    ((await t.get('/subdomains/new?limit=100', auth)).body.data as { host: string }[]).map((h) => h.host).sort();
+
+  it('records the hosts of certificates and precertificates under tracked roots, and nothing else', async () => {
+    log.maxPerRequest = 3; // a log that answers fewer entries than asked: the follower goes on from what came
+    log.append(
+      x509Leaf({ cn: 'www.example.com', dns: ['www.example.com', 'API.Example.COM'] }),
+      precertLeaf({ dns: ['*.cdn.example.com', 'evilexample.com', 'example.com'] }),
+      x509Leaf({ cn: 'unrelated.net', dns: ['unrelated.net', 'mail.unrelated.net'], ips: [[192, 0, 2, 1]] }),
+      precertLeaf({ dns: ['secret.off.example.org', 'bad-.example.com', '*.*.deep.example.com'] }),
+      x509Leaf({ cn: 'only-cn.example.com' }),
+      precertLeaf({ dns: ['www.example.com'] }), // a host already recorded is only marked seen
+      x509Leaf({ dns: ['shop.example.com'] }),
+    );
+    const state = await caughtUp();
+    expect(await newHosts()).toEqual([
+      'api.example.com',
+      'cdn.example.com',
+      'deep.example.com',
+      'only-cn.example.com',
+      'shop.example.com',
+      'www.example.com',
+    ]);
+    expect(state).toMatchObject({ tree_size: 7, position: 7, lag: 0, entries_total: 7, last_error: null });
+    // Short pages: the first request asked for all seven, the log gave three, the next went on from the fourth.
+    const served = log.requests.filter((r) => r.status === 200).map((r) => [r.start, r.end]);
+    expect(served.slice(0, 3)).toEqual([
+      [0, 6],
+      [3, 6],
+      [6, 6],
+    ]);
+    // The domain's counters and the rollups count each host once.
+    const [counters] = await t.dataSource.query(
+      `SELECT total_subdomains AS total, active_subdomains AS active FROM domains WHERE domain = 'example.com'`,
+    );
+    expect(counters).toEqual({ total: 6, active: 6 });
+    const [{ n }] = await t.dataSource.query(`SELECT sum(n)::int AS n FROM domain_new_host_days`);
+    expect(n).toBe(6);
+  });
+
+  it('waits as a 429 Retry-After asks, then goes on', async () => {
+    log.busy = 2;
+    log.retryAfter = '1';
+    const before = log.requests.length;
+    log.append(precertLeaf({ dns: ['after-429.example.com'] }));
+    await caughtUp();
+    expect(await newHosts()).toContain('after-429.example.com');
+    const tried = log.requests.slice(before);
+    expect(tried.map((r) => r.status)).toEqual([429, 429, 200]);
+    expect(tried[1].at - tried[0].at).toBeGreaterThanOrEqual(950);
+    expect(tried[2].at - tried[1].at).toBeGreaterThanOrEqual(950);
+  });
+
+  it("goes on while another log is down (showing that log's error), and past an entry it cannot read", async () => {
+    const down = await waitFor('the down log to show its error', async () =>
+      (await logs()).find((l) => l.url === DOWN && l.last_error !== null),
+    );
+    expect(down).toMatchObject({ tree_size: null, position: null, lag: null, entries_total: 0 });
+    expect(down.last_error).toMatch(/fetch failed|ECONNREFUSED/);
+    expect(Date.parse(down.last_error_at ?? '')).toBeLessThanOrEqual(Date.now());
+    // An entry that is no certificate at all is passed over, not stuck on.
+    log.append(Buffer.from('not a Merkle tree leaf'), x509Leaf({ dns: ['while-down.example.com'] }));
+    await caughtUp();
+    expect(await newHosts()).toContain('while-down.example.com');
+  });
+
+  it('shows the same state through `cli ct status`', async () => {
+    const state = (await logs()).find((l) => l.url === log.url)!;
+    const env = t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : { DATA_DIR: dataDir };
+    const out = await runCli(['ct', 'status'], { ...env, LOG_LEVEL: 'error' });
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    const [header, ...rows] = out.stdout.trim().split('\n');
+    const row = rows.find((r) => r.startsWith(`${log.url} `))!;
+    expect(rows).toHaveLength(2);
+    expect(header.split(/\s+/).slice(0, 7)).toEqual([
+      'URL',
+      'KIND',
+      'TREE_SIZE',
+      'POSITION',
+      'LAG',
+      'ENTRIES',
+      'HOSTS',
+    ]);
+    expect(row.split(/\s+/).slice(0, 7)).toEqual([
+      log.url,
+      'rfc6962',
+      String(state.tree_size),
+      String(state.position),
+      '0',
+      String(state.entries_total),
+      String(state.hosts_total),
+    ]);
+  });
+});
+
+describe('CT_LOGS', () => {
+  it.each([
+    ['static:https://log.example/', /static-ct-api logs \(static:URL\) cannot be followed yet/],
+    ['list', /list \(CT_LOG_LIST\) cannot be followed yet/],
+    ['ftp://log.example/', /CT_LOGS.*RFC 6962 log URLs/],
+  ])('refuses %s at start with a ConfigError', (value, message) => {
+    expect(() => loadEnvironment({ CT_LOGS: value })).toThrow(ConfigError);
+    expect(() => loadEnvironment({ CT_LOGS: value })).toThrow(message);
+  });
+
+  it('reads a comma list of log URLs', () => {
+    expect(loadEnvironment({ CT_LOGS: ' https://a.example/log/ , http://b.example/ ' }).CT_LOGS).toEqual([
+      'https://a.example/log/',
+      'http://b.example/',
+    ]);
+  });
+});
+
+/** The built service killed with SIGKILL while it follows a log, then started again on the same database. */
+describe('a follower killed mid-way', () => {
+  const LEAVES = 1500;
+  let log: LoopbackCtLog;
+  let db: ProcessDatabase;
+  let token: string;
+  const servers: BuiltServer[] = [];
+
+  const cli = async (...args: string[]) => {
+    const r = await runCli(args, { ...db.env, LOG_LEVEL: 'error' });
+    if (r.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${r.stderr}`);
+    return r.stdout.trim().split('\n').at(-1) ?? '';
+  };
+  const start = async () => {
+    const server = await startBuiltServer({
+      ...db.env,
+      WORKER_CRON: NEVER,
+      CT_LOGS: log.url,
+      CT_START: 'start',
+      CT_POLL_SECONDS: '1',
+      CT_CONCURRENCY: '2',
+    });
+    servers.push(server);
+    return server;
+  };
+  const api = async (server: BuiltServer, path: string) => {
+    const res = await fetch(`${server.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+    if (!res.ok) throw new Error(`${path}: ${res.status}`);
+    return res;
+  };
+  /** The `data` of a JSON answer. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions walk arbitrary JSON
+  const data = async (server: BuiltServer, path: string): Promise<any> =>
+    ((await (await api(server, path)).json()) as { data: unknown }).data;
+  const position = async (server: BuiltServer) =>
+    ((await data(server, '/ct/logs'))[0] as CtLog | undefined)?.position ?? null;
+
+  beforeAll(async () => {
+    log = await new LoopbackCtLog().start();
+    // Two hosts per certificate, 3,000 in all, served 20 entries per answer and slowly: a page takes a while.
+    for (let i = 0; i < LEAVES; i++)
+      log.append((i % 2 ? x509Leaf : precertLeaf)({ dns: [`a${i}.example.com`, `b${i}.example.com`] }));
+    log.maxPerRequest = 20;
+    log.delayMs = 40;
+    db = await createProcessDatabase('sm-ct-kill-');
+    await cli('domains', 'add', 'example.com', '--platform', 'self');
+    token = await cli('tokens', 'create', '--name', 'ct-kill', '--scopes', 'read');
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const s of servers) await s.stop('SIGKILL');
+    await db?.close();
+    await log?.stop();
+  });
+
+  it('records every host exactly once after a kill -9 mid-batch and a restart', async () => {
+    const first = await start();
+    const reached = await waitFor('the follower to record a first page', async () => {
+      const at = await position(first);
+      return at !== null && at > 0 ? at : undefined;
+    });
+    expect(reached).toBeLessThan(LEAVES);
+    await first.stop('SIGKILL');
+    servers.splice(servers.indexOf(first), 1);
+    const afterKill = log.requests.length;
+
+    const second = await start();
+    await waitFor(
+      'the restarted follower to reach the end of the log',
+      async () => ((await position(second)) === LEAVES ? true : undefined),
+      { ms: 90_000, context: second.output },
+    );
+    // The restarted process went on from the saved position, not from the start.
+    expect(log.requests[afterKill].start).toBeGreaterThanOrEqual(reached);
+    const [state] = (await data(second, '/ct/logs')) as CtLog[];
+    expect(state).toMatchObject({ tree_size: LEAVES, position: LEAVES, lag: 0, entries_total: LEAVES });
+    const exported = (await (await api(second, '/export?domain=example.com&format=txt')).text()).trim().split('\n');
+    expect(exported).toHaveLength(2 * LEAVES);
+    expect(new Set(exported).size).toBe(2 * LEAVES);
+    // The counters kept in each page's transaction count every host once.
+    const domain = await data(second, '/domains/example.com');
+    expect(domain.total_subdomains).toBe(2 * LEAVES);
+    const stats = await data(second, '/stats');
+    expect(stats.new).toMatchObject({ last_day: 2 * LEAVES });
+  }, 180_000);
+});
