@@ -34,6 +34,15 @@ const toNames = ({ value }: { value: unknown }) =>
         .filter(Boolean)
     : value;
 
+/** A comma list whose items keep their case (URLs). */
+const toCaseList = ({ value }: { value: unknown }) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : value;
+
 const toList = ({ value }: { value: unknown }) =>
   typeof value === 'string'
     ? value
@@ -418,14 +427,7 @@ export class Environment {
   @EnvVar(
     'Scope lists the worker imports on SYNC_CRON: a comma list of format:URL, e.g. bounty-targets:https://…/hackerone_data.json.',
   )
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((v) => v.trim())
-          .filter(Boolean)
-      : value,
-  )
+  @Transform(toCaseList)
   @IsOptional()
   @Matches(/^(bounty-targets|chaos|txt):https?:\/\/\S+$/, {
     each: true,
@@ -448,14 +450,7 @@ export class Environment {
       'URL/ct/v1/get-sth and URL/ct/v1/get-entries). Each log is read by one worker process at a time; every ' +
       'certificate name under a tracked, enabled root is recorded as a host. Unset: no follower.',
   )
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((v) => v.trim())
-          .filter(Boolean)
-      : value,
-  )
+  @Transform(toCaseList)
   @IsOptional()
   @Matches(/^(https?:\/\/\S+|static:\S+|list)$/, {
     each: true,
