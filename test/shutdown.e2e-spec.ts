@@ -29,7 +29,7 @@ describe('graceful shutdown', () => {
     dbEnv = db.env;
     await cli('seed-demo', '--domains', '20', '--hosts', String(HOSTS));
     token = await cli('tokens', 'create', '--name', 'shutdown-test', '--scopes', 'read,write');
-  });
+  }, 180_000); // seeding 60,000 hosts through the CLI on the embedded database is slow on a busy machine
   afterAll(async () => {
     for (const s of servers) await s.stop('SIGKILL');
     await db.close();
