@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { Params, ReplicaReads, containsPattern, isoSql, rows } from '../database/sql.js';
+import { Params, ReplicaReads, containsPattern, isoSql, rowArrays } from '../database/sql.js';
 import type { ExportFormat, ExportScope } from './dto/export.query.js';
 
 export interface ExportFilters {
@@ -22,7 +22,7 @@ const LINE: Record<ExportFormat, string> = {
 };
 
 /** Rows per statement: each batch is one short statement, so an export never holds a connection between them. */
-export const EXPORT_BATCH = 5000;
+export const EXPORT_BATCH = 2000;
 
 /** Where a batch ended: the next one starts right after this host of this domain. */
 interface Position {
@@ -65,7 +65,7 @@ export class ExportRepository {
   private batch(format: ExportFormat, filters: ExportFilters, after: Position | undefined): Promise<Row[]> {
     const q = new Params();
     const where = this.conditions(filters, q);
-    const select = `SELECT d.id, d.domain, h.host, ${LINE[format]} AS line FROM domains d JOIN hosts h ON h.domain_id = d.id`;
+    const select = `SELECT d.id, d.domain, h.host, ${LINE[format]} FROM domains d JOIN hosts h ON h.domain_id = d.id`;
     const limit = q.p(EXPORT_BATCH);
     const later = `${select} WHERE ${[...where, ...(after ? [`d.domain > ${q.p(after.domain)}`] : [])].join(' AND ') || 'true'}
       ORDER BY d.domain, h.host LIMIT ${limit}`;
@@ -77,9 +77,8 @@ export class ExportRepository {
     return this.rowsOf(sql, q.values);
   }
 
-  private async rowsOf(sql: string, values: unknown[]): Promise<Row[]> {
-    const result = await rows<{ id: number; domain: string; host: string; line: string }>(this.reads, sql, values);
-    return result.map((r) => [r.id, r.domain, r.host, r.line]);
+  private rowsOf(sql: string, values: unknown[]): Promise<Row[]> {
+    return rowArrays<Row>(this.reads, sql, values);
   }
 
   private conditions(filters: ExportFilters, q: Params): string[] {
