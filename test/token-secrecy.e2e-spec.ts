@@ -91,5 +91,5 @@ describe('token secrecy', () => {
     } finally {
       await db.close();
     }
-  });
+  }, 180_000); // a dozen CLI runs, each starting the embedded database: slow on a busy machine
 });
