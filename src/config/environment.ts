@@ -25,16 +25,7 @@ function OnOffVar(description: string, defaultValue: OnOff): PropertyDecorator {
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }
 
-/** A comma list of environment variable names, whose case matters. */
-const toNames = ({ value }: { value: unknown }) =>
-  typeof value === 'string'
-    ? value
-        .split(',')
-        .map((v) => v.trim())
-        .filter(Boolean)
-    : value;
-
-/** A comma list whose items keep their case (URLs). */
+/** A comma list whose items keep their case (URLs, environment variable names). */
 const toCaseList = ({ value }: { value: unknown }) =>
   typeof value === 'string'
     ? value
@@ -43,13 +34,9 @@ const toCaseList = ({ value }: { value: unknown }) =>
         .filter(Boolean)
     : value;
 
+/** A comma list, lower-cased. */
 const toList = ({ value }: { value: unknown }) =>
-  typeof value === 'string'
-    ? value
-        .split(',')
-        .map((v) => v.trim().toLowerCase())
-        .filter(Boolean)
-    : value;
+  toCaseList({ value: typeof value === 'string' ? value.toLowerCase() : value });
 
 function isCronExpression(value: unknown): boolean {
   if (typeof value !== 'string' || !/^\S+(\s+\S+){4,5}$/.test(value.trim())) return false;
@@ -382,7 +369,7 @@ export class Environment {
   @EnvVar(
     "Environment variables SCAN_COMMAND is given besides PATH, HOME, LANG and LC_ALL, a comma list of names (e.g. its API keys' variables); it sees no other, such as DATABASE_URL.",
   )
-  @Transform(toNames)
+  @Transform(toCaseList)
   @IsOptional()
   @Matches(/^[A-Za-z_][A-Za-z0-9_]*$/, {
     each: true,
