@@ -83,8 +83,8 @@ const ISO_8601 =
 /**
  * The timestamp as PostgreSQL reads it, written as one canonical UTC string with six fraction digits
  * (`2026-01-31T12:00:00.000000Z`, which cursors and event ids use too), or null where PostgreSQL would refuse it or
- * the instant falls outside 1970–9999. As in PostgreSQL: an offset up to ±15:59, second 60 (a leap second) is the
- * next minute's first, and fraction digits past the sixth round to the microsecond.
+ * the instant falls outside 1970–9999. As in PostgreSQL: an offset up to ±15:59, second 60 (a leap second, with no fraction
+ * once rounded) is the next minute's first, and fraction digits past the sixth round to the microsecond.
  */
 export function normalizeTimestamp(value: string): string | null {
   const m = ISO_8601.exec(value);
@@ -95,6 +95,7 @@ export function normalizeTimestamp(value: string): string | null {
   if (day.getUTCFullYear() !== +y || day.getUTCMonth() !== +mo - 1 || day.getUTCDate() !== +d) return null;
   const offsetMs = (sign === '-' ? -1 : 1) * (+oh * 60 + +om) * 60_000;
   const micros = roundHalfEven(Number(`0.${fraction || '0'}`) * 1e6); // 1e6 when it rounds up to the next second
+  if (+sec === 60 && micros !== 0) return null; // a leap second has no fraction in PostgreSQL
   const instant = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +sec) - offsetMs + (micros === 1e6 ? 1000 : 0));
   const year = instant.getUTCFullYear();
   if (year < 1970 || year > 9999) return null;
