@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadEnvironment } from '../src/config/environment.js';
+import { namedLogs } from '../src/ct/ct-log-spec.js';
 import {
   type BuiltServer,
   createProcessDatabase,
@@ -9,8 +10,8 @@ import {
   startBuiltServer,
 } from './fixtures/built-server.js';
 import { runCli } from './fixtures/cli.js';
-import { precertLeaf, x509Leaf } from './fixtures/ct-certs.js';
-import { LoopbackCtLog } from './fixtures/ct-log.js';
+import { precertLeaf, tileLeaf, x509Leaf } from './fixtures/ct-certs.js';
+import { LoopbackCtLog, LoopbackStaticLog } from './fixtures/ct-log.js';
 import { seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
@@ -18,6 +19,7 @@ import { NEVER } from './fixtures/worker.js';
 
 interface CtLog {
   url: string;
+  kind: 'rfc6962' | 'static';
   tree_size: number;
   position: number;
   lag: number;
@@ -167,20 +169,169 @@ describe('following an RFC 6962 log', () => {
   });
 });
 
-describe('CT_LOGS', () => {
-  it.each([
-    ['static:https://log.example/', /static-ct-api logs \(static:URL\) cannot be followed yet/],
-    ['list', /list \(CT_LOG_LIST\) cannot be followed yet/],
-    ['ftp://log.example/', /CT_LOGS.*RFC 6962 log URLs/],
-  ])('refuses %s at start with a ConfigError', (value, message) => {
-    expect(() => loadEnvironment({ CT_LOGS: value })).toThrow(ConfigError);
-    expect(() => loadEnvironment({ CT_LOGS: value })).toThrow(message);
+describe('following a static-ct-api log, and the logs of a log list', () => {
+  let tiled: LoopbackStaticLog;
+  let listedRfc: LoopbackCtLog;
+  let retired: LoopbackCtLog;
+  let t: TestApp;
+  let auth: Record<string, string>;
+  let dir: string;
+
+  /** A log list in the v3 format Chrome publishes, as much of it as a follower reads. */
+  const logList = () => ({
+    version: '52.1',
+    log_list_timestamp: '2026-11-20T12:55:02Z',
+    operators: [
+      {
+        name: 'Loopback',
+        email: ['ct@example.test'],
+        logs: [
+          {
+            description: 'Loopback usable',
+            log_id: Buffer.alloc(32, 1).toString('base64'),
+            key: 'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE',
+            url: `${listedRfc.url}/`,
+            mmd: 86400,
+            state: { usable: { timestamp: '2026-01-01T00:00:00Z' } },
+          },
+          {
+            description: 'Loopback retired',
+            log_id: Buffer.alloc(32, 2).toString('base64'),
+            url: `${retired.url}/`,
+            mmd: 86400,
+            state: { retired: { timestamp: '2026-06-01T00:00:00Z' } },
+          },
+          { description: 'no URL', state: { usable: {} } },
+        ],
+        tiled_logs: [
+          {
+            description: 'Loopback qualified, tiled',
+            log_id: Buffer.alloc(32, 3).toString('base64'),
+            submission_url: 'https://submit.example.test/',
+            monitoring_url: `${tiled.url}/`,
+            mmd: 60,
+            state: { qualified: { timestamp: '2026-11-01T00:00:00Z' } },
+          },
+        ],
+      },
+    ],
   });
 
-  it('reads a comma list of log URLs', () => {
-    expect(loadEnvironment({ CT_LOGS: ' https://a.example/log/ , http://b.example/ ' }).CT_LOGS).toEqual([
-      'https://a.example/log/',
-      'http://b.example/',
+  beforeAll(async () => {
+    tiled = await new LoopbackStaticLog().start();
+    listedRfc = await new LoopbackCtLog().start();
+    retired = await new LoopbackCtLog().start();
+    retired.append(x509Leaf({ dns: ['retired.example.com'] }));
+    dir = mkdtempSync(join(tmpdir(), 'sm-ct-list-'));
+    writeFileSync(join(dir, 'log_list.json'), JSON.stringify(logList()));
+    t = await startTestApp(
+      {
+        WORKER: 'on',
+        WORKER_CRON: NEVER,
+        CT_LOGS: ['list'],
+        CT_LOG_LIST: join(dir, 'log_list.json'),
+        CT_START: 'start',
+        CT_POLL_SECONDS: 1,
+      },
+      { dataDir: join(dir, 'data') },
+    );
+    auth = bearer(await t.token(['read']));
+    await seedDomain(t, { domain: 'example.com', platform: 'hackerone' });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    for (const log of [tiled, listedRfc, retired]) await log?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const logs = async (): Promise<CtLog[]> => (await t.get('/ct/logs', auth)).body.data as CtLog[];
+  const reached = (url: string, size: number) =>
+    waitFor(
+      `the follower to reach entry ${size} of ${url}`,
+      async () => {
+        const state = (await logs()).find((l) => l.url === url);
+        return state?.position === size ? state : undefined;
+      },
+      { ms: 30_000, context: () => JSON.stringify(tiled.requests.slice(-5)) },
+    );
+  const newHosts = async () =>
+    ((await t.get('/subdomains/new?limit=500', auth)).body.data as { host: string }[]).map((h) => h.host);
+
+  it('follows the usable and qualified logs of CT_LOG_LIST, each with its API, and no other', async () => {
+    listedRfc.append(precertLeaf({ dns: ['listed.example.com'] }));
+    await reached(listedRfc.url, 1);
+    const shown = (await logs()).map((l) => [l.url, l.kind]);
+    expect(shown.sort()).toEqual(
+      [
+        [listedRfc.url, 'rfc6962'],
+        [tiled.url, 'static'],
+      ].sort(),
+    );
+    expect(await newHosts()).toContain('listed.example.com');
+    expect(retired.requests).toEqual([]);
+  });
+
+  it('reads full data tiles and the partial tile at the tail, gzip-compressed', async () => {
+    // 300 entries: tile 000 full, tile 001 partial (44 wide). One in ten names a host; the rest are noise.
+    for (let i = 0; i < 300; i++) {
+      const dns = i % 10 === 0 ? [`T${i}.Example.com`, `*.w${i}.example.com`] : [`n${i}.unrelated.test`];
+      tiled.append(tileLeaf(i % 5 < 3 ? 'precert' : 'x509', { dns }));
+    }
+    const state = await reached(tiled.url, 300);
+    expect(state).toMatchObject({ kind: 'static', tree_size: 300, lag: 0, entries_total: 300, last_error: null });
+    const hosts = new Set(await newHosts());
+    for (let i = 0; i < 300; i += 10) {
+      expect(hosts).toContain(`t${i}.example.com`);
+      expect(hosts).toContain(`w${i}.example.com`);
+    }
+    expect(hosts).not.toContain('n1.unrelated.test');
+    const served = tiled.requests.filter((r) => r.status === 200).map((r) => r.path);
+    expect(served).toEqual(expect.arrayContaining(['000', '001.p/44']));
+  });
+
+  it('reads the full tile when the partial one its checkpoint names is gone, and honours 503 Retry-After', async () => {
+    // The tiles hold 530 entries (tile 001 is full, its partials dropped), the checkpoint still says 400.
+    for (let i = 300; i < 530; i++) tiled.append(tileLeaf('x509', { dns: [`late${i}.example.com`] }));
+    tiled.checkpointSize = 400;
+    tiled.busy = 1;
+    const before = tiled.requests.length;
+    await reached(tiled.url, 400);
+    const tried = tiled.requests.slice(before);
+    expect(tried.slice(0, 3).map((r) => [r.path, r.status])).toEqual([
+      ['001.p/144', 503],
+      ['001.p/144', 404],
+      ['001', 200],
+    ]);
+    expect(tried[1].at - tried[0].at).toBeGreaterThanOrEqual(950);
+    tiled.checkpointSize = null;
+    await reached(tiled.url, 530);
+    const hosts = new Set(await newHosts());
+    expect(hosts).toContain('late399.example.com');
+    expect(hosts).toContain('late529.example.com');
+    const [{ n }] = await t.dataSource.query(
+      `SELECT count(*)::int AS n FROM hosts h JOIN domains d ON d.id = h.domain_id
+        WHERE d.domain = 'example.com' AND h.host LIKE 'late%'`,
+    );
+    expect(n).toBe(230);
+  });
+});
+
+describe('CT_LOGS', () => {
+  it.each([['ftp://log.example/'], ['static:'], ['static:ftp://log.example/'], ['lists'], ['https://']])(
+    'refuses %s at start with a ConfigError',
+    (value) => {
+      expect(() => loadEnvironment({ CT_LOGS: value })).toThrow(ConfigError);
+      expect(() => loadEnvironment({ CT_LOGS: value })).toThrow(/CT_LOGS must be a comma list of log URLs/);
+    },
+  );
+
+  it('reads a comma list of RFC 6962 and static-ct-api logs and the word list', () => {
+    const env = loadEnvironment({ CT_LOGS: ' https://a.example/log/ , static:https://b.example/, LIST ' });
+    expect(env.CT_LOGS).toEqual(['https://a.example/log/', 'static:https://b.example/', 'LIST']);
+    expect(namedLogs(env.CT_LOGS!)).toEqual([
+      { url: 'https://a.example/log', kind: 'rfc6962' },
+      { url: 'https://b.example', kind: 'static' },
     ]);
   });
 });

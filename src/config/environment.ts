@@ -433,17 +433,27 @@ export class Environment {
   SYNC_PRUNE: OnOff = 'off';
 
   @EnvVar(
-    'Certificate Transparency logs the worker follows, a comma list of RFC 6962 log base URLs (the API is ' +
-      'URL/ct/v1/get-sth and URL/ct/v1/get-entries). Each log is read by one worker process at a time; every ' +
-      'certificate name under a tracked, enabled root is recorded as a host. Unset: no follower.',
+    'Certificate Transparency logs the worker follows, a comma list: URL is an RFC 6962 log (its base URL: ' +
+      'URL/ct/v1/get-sth, URL/ct/v1/get-entries), static:URL a static-ct-api log (its monitoring prefix: ' +
+      'URL/checkpoint, URL/tile/data/…), and the word list every usable or qualified log of CT_LOG_LIST. Each log ' +
+      'is read by one worker process at a time; every certificate name under a tracked, enabled root is recorded ' +
+      'as a host. Unset: no follower.',
   )
   @Transform(toCaseList)
   @IsOptional()
-  @Matches(/^(https?:\/\/\S+|static:\S+|list)$/, {
+  @Matches(/^((static:)?https?:\/\/[^\s/]+\S*|list)$/i, {
     each: true,
-    message: 'CT_LOGS must be a comma list of RFC 6962 log URLs (http:// or https://)',
+    message: 'CT_LOGS must be a comma list of log URLs (http:// or https://), static:URL logs and the word list',
   })
   CT_LOGS?: string[];
+
+  @EnvVar(
+    'The log list that CT_LOGS=list follows: a path or an http(s) URL of a list in the v3 JSON format Chrome ' +
+      'publishes. Read when the worker starts and again every day.',
+    'https://www.gstatic.com/ct/log_list/v3/log_list.json',
+  )
+  @MaxLength(2048)
+  CT_LOG_LIST = 'https://www.gstatic.com/ct/log_list/v3/log_list.json';
 
   @EnvVar(
     'Where a log never followed before starts: end (its current tree size, only new entries) or start (index 0). ' +
@@ -504,14 +514,6 @@ export function loadEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
   if (config.DATABASE_REPLICA_URLS?.length && !config.DATABASE_URL) {
     throw new ConfigError(
       'Invalid configuration: DATABASE_REPLICA_URLS needs DATABASE_URL (replicas of a PostgreSQL server)',
-    );
-  }
-  // static-ct-api logs and the log list come in a later version: refused rather than silently not followed.
-  const later = config.CT_LOGS?.find((log) => log === 'list' || log.startsWith('static:'));
-  if (later) {
-    throw new ConfigError(
-      `Invalid configuration: CT_LOGS: ${later === 'list' ? 'list (CT_LOG_LIST)' : 'static-ct-api logs (static:URL)'} ` +
-        'cannot be followed yet; name RFC 6962 log URLs',
     );
   }
   if (config.HTTP === 'off' && config.WORKER === 'off') {

@@ -30,21 +30,63 @@ export function leafNames(leaf: Uint8Array): LeafNames {
   if (leaf.length < 15) throw new EntryError('leaf too short');
   if (leaf[0] !== 0) throw new EntryError(`unknown leaf version ${leaf[0]}`);
   if (leaf[1] !== 0) throw new EntryError(`unknown leaf type ${leaf[1]}`);
-  const entryType = leaf[10] * 256 + leaf[11];
+  return entryNames(leaf.subarray(2));
+}
+
+/**
+ * The names in an RFC 6962 §3.4 TimestampedEntry that begins `entry` (a MerkleTreeLeaf after its two leading
+ * bytes, or a static-ct-api TileLeaf): a 64-bit timestamp, the entry type, then the certificate or the precert.
+ */
+export function entryNames(entry: Uint8Array): LeafNames {
+  if (entry.length < 13) throw new EntryError('entry too short');
+  const entryType = entry[8] * 256 + entry[9];
   try {
     if (entryType === 0) {
-      const cert = opaque24(leaf, 12);
-      return { type: 'x509', names: tbsNames(leaf, certificateTbs(leaf, cert)) };
+      const cert = opaque24(entry, 10);
+      return { type: 'x509', names: tbsNames(entry, certificateTbs(entry, cert)) };
     }
     if (entryType === 1) {
-      const tbs = opaque24(leaf, 12 + 32);
-      return { type: 'precert', names: tbsNames(leaf, readTlv(leaf, tbs.start, tbs.end)) };
+      const tbs = opaque24(entry, 10 + 32);
+      return { type: 'precert', names: tbsNames(entry, readTlv(entry, tbs.start, tbs.end)) };
     }
   } catch (e) {
     if (e instanceof DerError) throw new EntryError(`bad certificate: ${e.message}`);
     throw e;
   }
   throw new EntryError(`unknown entry type ${entryType}`);
+}
+
+/**
+ * A static-ct-api data tile cut into its TileLeaf entries (c2sp.org/static-ct-api, "Log entries"): each is a
+ * TimestampedEntry (with its CtExtensions), for a precert the pre_certificate, then the chain's fingerprints.
+ * Throws EntryError when the bytes do not divide into whole entries: a tile is read whole or not at all.
+ */
+export function tileEntries(tile: Uint8Array): Uint8Array[] {
+  const entries: Uint8Array[] = [];
+  let at = 0;
+  while (at < tile.length) {
+    const start = at;
+    if (at + 10 > tile.length) throw new EntryError('truncated tile entry');
+    const entryType = tile[at + 8] * 256 + tile[at + 9];
+    at += 10;
+    if (entryType === 1)
+      at += 32; // issuer_key_hash
+    else if (entryType !== 0) throw new EntryError(`unknown entry type ${entryType} in a tile`);
+    at = opaque24(tile, at).end; // certificate or TBSCertificate
+    at = opaque16(tile, at); // extensions
+    if (entryType === 1) at = opaque24(tile, at).end; // pre_certificate
+    at = opaque16(tile, at); // certificate_chain fingerprints
+    entries.push(tile.subarray(start, at));
+  }
+  return entries;
+}
+
+/** A TLS opaque<0..2^16-1> at `at`: the offset past it. */
+function opaque16(buf: Uint8Array, at: number): number {
+  if (at + 2 > buf.length) throw new EntryError('truncated entry');
+  const end = at + 2 + ((buf[at] << 8) | buf[at + 1]);
+  if (end > buf.length) throw new EntryError('truncated entry');
+  return end;
 }
 
 /** A TLS opaque<1..2^24-1> at `at`: its bytes' range. */

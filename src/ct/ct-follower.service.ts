@@ -1,23 +1,29 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { readPathOrUrl } from '../common/http/bounded-fetch.js';
 import { newWorkerId, thisHostWorkers, workerAlive } from '../common/worker-id.js';
 import { Environment } from '../config/environment.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
-import { leafNames } from './ct-entry.js';
+import { entryNames } from './ct-entry.js';
+import { sleep } from './ct-http.js';
+import { type CtLogSpec, namedLogs, parseLogList } from './ct-log-spec.js';
 import { CtLogsRepository, type HeldLog, type HostsByDomain, LeaseLost } from './ct-logs.repository.js';
-import { LogError, Rfc6962Client, sleep } from './rfc6962-client.js';
+import type { CtLogReader } from './log-reader.js';
+import { Rfc6962Client } from './rfc6962-client.js';
 import { RootMatcher } from './root-matcher.js';
+import { StaticCtClient } from './static-ct-client.js';
 
 /** Seconds a follower holds a log without renewing; renewed every third of it, so a dead holder's log is free in 30 s. */
 export const CT_LEASE_SECONDS = 30;
-/** Entries asked for per get-entries request; a log that gives fewer is asked again from where it stopped. */
-const PAGE = 256;
 /** How often the tracked roots are checked for changes. */
 const ROOTS_CHECK_MS = 2000;
 /** Waits after a failed round, growing with each failure in a row (seconds); the last repeats. */
 const ERROR_BACKOFF_SECONDS = [5, 10, 30, 60, 120, 300];
+/** How often CT_LOG_LIST is read again, and how soon after it could not be read. */
+const LIST_REFRESH_MS = 24 * 3600_000;
+const LIST_RETRY_MS = 15 * 60_000;
 
 /**
- * Follows the Certificate Transparency logs of CT_LOGS: one loop per log, which holds the log under a lease, reads
+ * Follows the Certificate Transparency logs of CT_LOGS (and of CT_LOG_LIST with `list`): one loop per log, which holds the log under a lease, reads
  * its tree head, then its new entries with CT_CONCURRENCY requests in flight, and records each page's matches and
  * the log's new position in one transaction. A failing log waits and tries again without touching the others.
  */
@@ -26,7 +32,9 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
   readonly workerId = newWorkerId();
   private readonly logger = new Logger('CtFollower');
   private readonly stopping = new AbortController();
-  private loops: Promise<void>[] = [];
+  /** The logs followed now, by URL: each loop with the controller that ends it alone. */
+  private readonly loops = new Map<string, { stop: AbortController; done: Promise<void> }>();
+  private listLoop: Promise<void> | null = null;
   private matcher = new RootMatcher(new Map());
   private rootsVersion: string | null = null;
   private rootsCheckedAt = 0;
@@ -38,27 +46,76 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const urls = this.env.CT_LOGS ?? [];
-    if (urls.length === 0) return;
+    const entries = this.env.CT_LOGS ?? [];
+    if (entries.length === 0) return;
+    const named = namedLogs(entries);
     try {
-      await this.logs.ensure(urls, 'rfc6962');
       await this.releaseOrphans();
     } catch (e) {
       // The loops claim their logs themselves once the database answers.
-      this.logger.warn(`could not register the CT logs yet: ${(e as Error).message}`);
+      this.logger.warn(`could not free this host's orphaned CT logs yet: ${(e as Error).message}`);
     }
-    this.loops = urls.map((url) => this.follow(url));
-    this.logger.log(`following ${urls.length} CT log(s) as ${this.workerId}`);
+    await this.follow(named);
+    if (entries.some((e) => e.toLowerCase() === 'list')) this.listLoop = this.followList(named);
+    this.logger.log(`following ${this.loops.size} CT log(s) as ${this.workerId}`);
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping.abort();
-    await Promise.all(this.loops);
+    await this.listLoop;
+    await Promise.all([...this.loops.values()].map((l) => l.done));
   }
 
-  /** One log's loop: never throws, ends at shutdown and gives the log back. */
-  private async follow(url: string): Promise<void> {
+  /** Follows exactly `wanted`: starts a loop for each new log, ends the loops of logs no longer wanted. */
+  private async follow(wanted: CtLogSpec[]): Promise<void> {
+    await this.logs.ensure(wanted).catch((e: Error) => {
+      this.logger.warn(`could not register the CT logs yet: ${e.message}`);
+    });
+    const urls = new Set(wanted.map((l) => l.url));
+    for (const [url, loop] of this.loops) {
+      if (urls.has(url)) continue;
+      loop.stop.abort();
+      this.loops.delete(url);
+    }
+    for (const log of wanted) {
+      if (this.loops.has(log.url)) continue;
+      const stop = new AbortController();
+      this.loops.set(log.url, {
+        stop,
+        done: this.followLog(log, AbortSignal.any([this.stopping.signal, stop.signal])),
+      });
+    }
+  }
+
+  /**
+   * CT_LOGS=list: the usable and qualified logs of CT_LOG_LIST, with any logs CT_LOGS names, read at start and
+   * again every day. A list that cannot be read leaves the logs as they were and is tried again sooner.
+   */
+  private async followList(named: CtLogSpec[]): Promise<void> {
     const stop = this.stopping.signal;
+    while (!stop.aborted) {
+      let wait = LIST_REFRESH_MS;
+      try {
+        const text = await readPathOrUrl(this.env.CT_LOG_LIST, {
+          maxMiB: Math.min(this.env.FETCH_MAX_MB, 16),
+          signal: AbortSignal.any([stop, AbortSignal.timeout(60_000)]),
+        });
+        const listed = parseLogList(text);
+        const known = new Set(named.map((l) => l.url));
+        await this.follow([...named, ...listed.filter((l) => !known.has(l.url))]);
+        this.logger.log(`the CT log list names ${listed.length} usable or qualified log(s)`);
+      } catch (e) {
+        if (stop.aborted) break;
+        wait = LIST_RETRY_MS;
+        this.logger.warn(`could not read the CT log list (CT_LOG_LIST): ${(e as Error).message}`);
+      }
+      await sleep(wait, stop);
+    }
+  }
+
+  /** One log's loop: never throws, ends when `stop` aborts and gives the log back. */
+  private async followLog(log: CtLogSpec, stop: AbortSignal): Promise<void> {
+    const { url } = log;
     let failures = 0;
     while (!stop.aborted) {
       const held = await this.logs.claim(url, this.workerId, CT_LEASE_SECONDS).catch(() => null);
@@ -72,7 +129,7 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
         (CT_LEASE_SECONDS * 1000) / 3,
       );
       try {
-        await this.followHeld(url, held, () => (failures = 0));
+        await this.followHeld(log, held, stop, () => (failures = 0));
       } catch (e) {
         if (stop.aborted) break; // a request cut short by shutdown is no failure of the log
         if (e instanceof LeaseLost) {
@@ -93,15 +150,15 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   /** Reads the log while this worker holds it: returns only at shutdown, throws on a failure. */
-  private async followHeld(url: string, held: HeldLog, progressed: () => void): Promise<void> {
-    const stop = this.stopping.signal;
-    const client = new Rfc6962Client(url, stop);
+  private async followHeld(log: CtLogSpec, held: HeldLog, stop: AbortSignal, progressed: () => void) {
+    const client: CtLogReader =
+      log.kind === 'static' ? new StaticCtClient(log.url, stop) : new Rfc6962Client(log.url, stop);
     while (!stop.aborted) {
-      const { treeSize } = await client.getSth();
+      const treeSize = await client.treeSize();
       const start = this.env.CT_START === 'start' ? 0 : treeSize;
       let position = await this.logs.saveHead(held.id, this.workerId, treeSize, start, CT_LEASE_SECONDS);
       progressed();
-      if (position < treeSize) position = await this.catchUp(client, held.id, position, treeSize);
+      if (position < treeSize) position = await this.catchUp(client, held.id, position, treeSize, stop);
       if (position >= treeSize) await sleep(this.env.CT_POLL_SECONDS * 1000, stop);
     }
   }
@@ -110,13 +167,13 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
    * Reads entries [from, to) in pages, CT_CONCURRENCY requests in flight, and records the pages in order, each in
    * its own transaction with the position after it. Returns the position reached (less than `to` at shutdown).
    */
-  private async catchUp(client: Rfc6962Client, log: number, from: number, to: number): Promise<number> {
-    const queue: { from: number; to: number; leaves: Promise<Buffer[]> }[] = [];
+  private async catchUp(client: CtLogReader, log: number, from: number, to: number, stop: AbortSignal) {
+    const queue: { from: number; to: number; leaves: Promise<Uint8Array[]> }[] = [];
     let next = from;
     const fill = () => {
       while (queue.length < this.env.CT_CONCURRENCY && next < to) {
-        const page = { from: next, to: Math.min(next + PAGE, to) };
-        const leaves = readRange(client, page.from, page.to);
+        const page = { from: next, to: client.pageEnd(next, to) };
+        const leaves = client.read(page.from, page.to);
         leaves.catch(() => undefined); // awaited in order below; a later page's failure must not go unhandled
         queue.push({ ...page, leaves });
         next = page.to;
@@ -124,7 +181,7 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
     };
     let position = from;
     fill();
-    while (queue.length > 0 && !this.stopping.signal.aborted) {
+    while (queue.length > 0 && !stop.aborted) {
       const page = queue.shift()!;
       const leaves = await page.leaves;
       fill();
@@ -137,13 +194,13 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   /** The hosts of tracked roots in a page of leaves, per domain. */
-  private async match(leaves: Buffer[]): Promise<HostsByDomain> {
+  private async match(leaves: Uint8Array[]): Promise<HostsByDomain> {
     await this.refreshRoots();
     const found = new Map<number, Set<string>>();
     for (const leaf of leaves) {
       let names: string[];
       try {
-        names = leafNames(leaf).names;
+        names = entryNames(leaf).names;
       } catch {
         // An entry that is not a certificate we can read yields no names: the log goes on, never stuck on it.
         continue;
@@ -176,15 +233,4 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
     const dead = held.filter((l) => !workerAlive(l.workerId));
     if (dead.length > 0) await this.logs.releaseAll(dead.map((l) => l.id));
   }
-}
-
-/** Entries [from, to) of a log, asking again from where a short answer stopped. */
-async function readRange(client: Rfc6962Client, from: number, to: number): Promise<Buffer[]> {
-  const leaves: Buffer[] = [];
-  while (from + leaves.length < to) {
-    const got = await client.getEntries(from + leaves.length, to - 1);
-    if (got.length === 0) throw new LogError(`get-entries gave no entry at ${from + leaves.length}`);
-    leaves.push(...got);
-  }
-  return leaves;
 }

@@ -1,4 +1,4 @@
-import { retryAfterMs } from './rfc6962-client.js';
+import { retryAfterMs } from './ct-http.js';
 
 describe('Retry-After of a busy log', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');

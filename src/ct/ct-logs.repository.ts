@@ -40,11 +40,13 @@ export class LeaseLost extends Error {}
 export class CtLogsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async ensure(urls: string[], kind: CtLogKind): Promise<void> {
+  /** Registers logs to follow; a log known already takes the kind given now (its API may have changed). */
+  async ensure(logs: { url: string; kind: CtLogKind }[]): Promise<void> {
     await affected(
       this.db,
-      `INSERT INTO ct_logs (url, kind) SELECT unnest($1::text[]), $2 ON CONFLICT (url) DO NOTHING`,
-      [urls, kind],
+      `INSERT INTO ct_logs (url, kind) SELECT * FROM unnest($1::text[], $2::text[])
+       ON CONFLICT (url) DO UPDATE SET kind = excluded.kind WHERE ct_logs.kind IS DISTINCT FROM excluded.kind`,
+      [logs.map((l) => l.url), logs.map((l) => l.kind)],
     );
   }
 

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
-import { fetchBounded } from '../common/http/bounded-fetch.js';
+import { readPathOrUrl } from '../common/http/bounded-fetch.js';
 import { Environment } from '../config/environment.js';
 import { type ImportResult, ImportRepository } from './import.repository.js';
 import {
@@ -74,21 +73,12 @@ export class ImportService {
     }
   }
 
-  private async read(source: string): Promise<string> {
-    if (/^https?:\/\//i.test(source)) {
-      return fetchBounded(source, {
-        maxMiB: this.env.FETCH_MAX_MB,
-        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      }).catch((e: Error) => {
-        throw new ImportFormatError(`cannot fetch ${source}: ${e.message}`);
-      });
-    }
-    try {
-      return await readFile(source, 'utf8');
-    } catch (e) {
-      throw new ImportFormatError(
-        `cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      );
-    }
+  private read(source: string): Promise<string> {
+    return readPathOrUrl(source, {
+      maxMiB: this.env.FETCH_MAX_MB,
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    }).catch((e: Error) => {
+      throw new ImportFormatError(e.message);
+    });
   }
 }

@@ -1,3 +1,5 @@
+import { readFile, stat } from 'node:fs/promises';
+
 /** Why an outbound fetch gave up. The message never quotes the body, nor the URL a redirect pointed to. */
 export class FetchError extends Error {}
 
@@ -36,6 +38,26 @@ export async function fetchBounded(url: string, options: BoundedFetchOptions): P
   }
 }
 
+/**
+ * Reads a source named by its user: an http(s) URL through fetchBounded, else a file path, both bounded by
+ * `maxMiB`. The FetchError says which source and why, never what it held.
+ */
+export async function readPathOrUrl(source: string, options: BoundedFetchOptions): Promise<string> {
+  if (/^https?:\/\//i.test(source)) {
+    return fetchBounded(source, options).catch((e: Error) => {
+      throw new FetchError(`cannot fetch ${source}: ${e.message}`);
+    });
+  }
+  try {
+    if ((await stat(source)).size > options.maxMiB * 2 ** 20)
+      throw new FetchError(`cannot read ${source}: larger than ${options.maxMiB} MiB (FETCH_MAX_MB)`);
+    return await readFile(source, 'utf8');
+  } catch (e) {
+    if (e instanceof FetchError) throw e;
+    throw new FetchError(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
 function redirectTarget(location: string, from: URL): URL {
   let next: URL;
   try {
@@ -49,19 +71,27 @@ function redirectTarget(location: string, from: URL): URL {
 }
 
 async function readBounded(response: Response, maxMiB: number): Promise<string> {
-  const limit = maxMiB * 2 ** 20;
-  const tooLarge = () => new FetchError(`the body is larger than ${maxMiB} MiB (FETCH_MAX_MB)`);
+  const body = await readBodyBounded(response, maxMiB * 2 ** 20);
+  if (body === null) throw new FetchError(`the body is larger than ${maxMiB} MiB (FETCH_MAX_MB)`);
+  return body.toString('utf8');
+}
+
+/**
+ * A response's body, or null when it is over `limit` bytes: by Content-Length when it says so, else counted as
+ * it arrives, after any decompression. Either way the rest is never read.
+ */
+export async function readBodyBounded(response: Response, limit: number): Promise<Buffer | null> {
   if (Number(response.headers.get('content-length') ?? 0) > limit) {
     await response.body?.cancel();
-    throw tooLarge();
+    return null;
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  // Leaving the loop by throwing cancels the stream, which closes the connection.
+  // Leaving the loop early cancels the stream, which closes the connection.
   for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
-    if (size > limit) throw tooLarge();
+    if (size > limit) return null;
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
