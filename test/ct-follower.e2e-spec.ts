@@ -48,6 +48,7 @@ describe('following an RFC 6962 log', () => {
         CT_START: 'start',
         CT_POLL_SECONDS: 1,
         CT_CONCURRENCY: 2,
+        METRICS: 'on',
       },
       { dataDir },
     );
@@ -137,6 +138,20 @@ describe('following an RFC 6962 log', () => {
     log.append(Buffer.from('not a Merkle tree leaf'), x509Leaf({ dns: ['while-down.example.com'] }));
     await caughtUp();
     expect(await newHosts()).toContain('while-down.example.com');
+  });
+
+  it("counts entries read and names matched per log, and shows each log's lag, in the metrics", async () => {
+    const state = await caughtUp();
+    const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
+    const sample = (name: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${name}{log="${log.url}"}`));
+      return line === undefined ? NaN : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    expect(sample('ct_entries_read_total')).toBe(state.entries_total);
+    expect(sample('ct_names_matched_total')).toBe(state.hosts_total);
+    expect(state.hosts_total).toBeGreaterThan(0);
+    expect(sample('ct_log_lag_entries')).toBe(0);
+    expect(text).not.toContain(`ct_log_lag_entries{log="${DOWN}"}`); // never read: no lag to tell
   });
 
   it('shows the same state through `cli ct status`', async () => {

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { readPathOrUrl } from '../common/http/bounded-fetch.js';
 import { newWorkerId, thisHostWorkers, workerAlive } from '../common/worker-id.js';
 import { Environment } from '../config/environment.js';
+import { Metrics } from '../metrics/metrics.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
 import { entryNames } from './ct-entry.js';
 import { sleep } from './ct-http.js';
@@ -43,6 +44,7 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly env: Environment,
     private readonly logs: CtLogsRepository,
     private readonly signal: NewHostSignal,
+    private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -158,7 +160,7 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
       const start = this.env.CT_START === 'start' ? 0 : treeSize;
       let position = await this.logs.saveHead(held.id, this.workerId, treeSize, start, CT_LEASE_SECONDS);
       progressed();
-      if (position < treeSize) position = await this.catchUp(client, held.id, position, treeSize, stop);
+      if (position < treeSize) position = await this.catchUp(client, held, position, treeSize, stop);
       if (position >= treeSize) await sleep(this.env.CT_POLL_SECONDS * 1000, stop);
     }
   }
@@ -167,7 +169,7 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
    * Reads entries [from, to) in pages, CT_CONCURRENCY requests in flight, and records the pages in order, each in
    * its own transaction with the position after it. Returns the position reached (less than `to` at shutdown).
    */
-  private async catchUp(client: CtLogReader, log: number, from: number, to: number, stop: AbortSignal) {
+  private async catchUp(client: CtLogReader, log: HeldLog, from: number, to: number, stop: AbortSignal) {
     const queue: { from: number; to: number; leaves: Promise<Uint8Array[]> }[] = [];
     let next = from;
     const fill = () => {
@@ -186,8 +188,13 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
       const leaves = await page.leaves;
       fill();
       const found = await this.match(leaves);
-      const gained = await this.logs.recordBatch(log, this.workerId, page, found, CT_LEASE_SECONDS);
+      const gained = await this.logs.recordBatch(log.id, this.workerId, page, found, CT_LEASE_SECONDS);
       position = page.to;
+      this.metrics.ctEntries.inc({ log: log.url }, page.to - page.from);
+      this.metrics.ctNames.inc(
+        { log: log.url },
+        [...found.values()].reduce((n, hosts) => n + hosts.length, 0),
+      );
       for (const domainId of gained) await this.signal.publish(domainId);
     }
     return position;

@@ -23,6 +23,7 @@ export interface CtLogRow {
 /** A log this worker holds: where it stands. */
 export interface HeldLog {
   id: number;
+  url: string;
   position: number | null;
 }
 
@@ -56,7 +57,7 @@ export class CtLogsRepository {
       this.db,
       `UPDATE ct_logs SET worker_id = $2, lease_until = now() + make_interval(secs => $3)
         WHERE url = $1 AND (worker_id = $2 OR worker_id IS NULL OR lease_until IS NULL OR lease_until < now())
-        RETURNING id, position::float8 AS position`,
+        RETURNING id, url, position::float8 AS position`,
       [url, workerId, leaseSeconds],
     );
     return held ?? null;

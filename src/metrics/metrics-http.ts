@@ -24,6 +24,14 @@ export function databaseSources(dataSource: () => DataSource | undefined): Metri
       );
       return Math.max(0, row?.lag ?? 0);
     },
+    ctLag: async () => {
+      const source = dataSource();
+      if (!source) return [];
+      return rows<{ url: string; lag: number }>(
+        source,
+        `SELECT url, greatest(tree_size - position, 0)::float8 AS lag FROM ct_logs WHERE position IS NOT NULL`,
+      );
+    },
   };
 }
 

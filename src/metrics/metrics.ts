@@ -5,6 +5,8 @@ export interface MetricsSources {
   pool(): { total: number; idle: number; waiting: number };
   /** Seconds the longest-due enabled domain has waited for its scan (0 when none is due). */
   workerLagSeconds(): Promise<number>;
+  /** Entries each followed CT log is behind its last read tree size (logs read at least once). */
+  ctLag(): Promise<{ url: string; lag: number }[]>;
 }
 
 /**
@@ -43,6 +45,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly ctEntries = new Counter({
+    name: 'ct_entries_read_total',
+    help: 'Certificate Transparency log entries read and recorded by this process, by log',
+    labelNames: ['log'] as const,
+    registers: [this.registry],
+  });
+
+  readonly ctNames = new Counter({
+    name: 'ct_names_matched_total',
+    help: 'Certificate names under a tracked root found in CT log entries by this process, by log',
+    labelNames: ['log'] as const,
+    registers: [this.registry],
+  });
+
   constructor(sources: MetricsSources) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -63,6 +79,16 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         this.set(await sources.workerLagSeconds().catch(() => 0));
+      },
+    });
+    new Gauge({
+      name: 'ct_log_lag_entries',
+      help: 'Entries a followed CT log is behind its last read tree size, whichever process follows it',
+      labelNames: ['log'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const { url, lag } of await sources.ctLag().catch(() => [])) this.set({ log: url }, lag);
       },
     });
   }
