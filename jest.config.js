@@ -8,4 +8,10 @@ export default {
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
+  // Each test file loads the whole app graph into a fresh VM context, and the heap of a worker grows with every
+  // file (to 300–400 MB, with WASM memory besides on the embedded database). Tearing down such a process takes
+  // 400–800 ms, past the 500 ms jest-worker allows after the run before it kills the worker with "a worker process
+  // has failed to exit gracefully". A worker whose heap passes this limit after a file is recycled, so none ends
+  // the run holding more than one file's heap (test/jest-workers.e2e-spec.ts).
+  workerIdleMemoryLimit: '200MB',
 };
