@@ -11,11 +11,17 @@ import {
 } from './fixtures/built-server.js';
 import { runCli } from './fixtures/cli.js';
 import { precertLeaf, tileLeaf, x509Leaf } from './fixtures/ct-certs.js';
+import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { LoopbackCtLog, LoopbackStaticLog } from './fixtures/ct-log.js';
 import { seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
-import { NEVER } from './fixtures/worker.js';
+import { NEVER, crtshWorker, scanThroughApi } from './fixtures/worker.js';
+
+interface HostRow {
+  host: string;
+  sources: string[];
+}
 
 interface CtLog {
   url: string;
@@ -31,6 +37,7 @@ interface CtLog {
 
 describe('following an RFC 6962 log', () => {
   let log: LoopbackCtLog;
+  let crt: LoopbackCrtsh;
   let t: TestApp;
   let auth: Record<string, string>;
   let dataDir: string;
@@ -39,11 +46,11 @@ describe('following an RFC 6962 log', () => {
 
   beforeAll(async () => {
     log = await new LoopbackCtLog().start();
+    crt = await new LoopbackCrtsh().start();
     dataDir = mkdtempSync(join(tmpdir(), 'sm-ct-'));
     t = await startTestApp(
       {
-        WORKER: 'on',
-        WORKER_CRON: NEVER,
+        ...crtshWorker(crt),
         CT_LOGS: [DOWN, log.url],
         CT_START: 'start',
         CT_POLL_SECONDS: 1,
@@ -60,6 +67,7 @@ describe('following an RFC 6962 log', () => {
   afterAll(async () => {
     await t?.close();
     await log?.stop();
+    await crt?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -152,6 +160,31 @@ describe('following an RFC 6962 log', () => {
     expect(state.hosts_total).toBeGreaterThan(0);
     expect(sample('ct_log_lag_entries')).toBe(0);
     expect(text).not.toContain(`ct_log_lag_entries{log="${DOWN}"}`); // never read: no lag to tell
+  });
+
+  it("lists each host's sources: ct for the log's, with crtsh added by a scan that finds it too", async () => {
+    await caughtUp();
+    const sources = async () =>
+      Object.fromEntries(
+        ((await t.get('/domains/example.com/subdomains?limit=100', auth)).body.data as HostRow[]).map((h) => [
+          h.host,
+          h.sources,
+        ]),
+      );
+    const before = await sources();
+    expect(before['www.example.com']).toEqual(['ct']);
+    expect(Object.values(before).every((s) => JSON.stringify(s) === '["ct"]')).toBe(true);
+    const write = bearer(await t.token(['read', 'write']));
+    await scanThroughApi(t, crt, write, 'example.com', ['www.example.com', 'crt-only.example.com']);
+    const after = await sources();
+    expect(after['www.example.com']).toEqual(['ct', 'crtsh']);
+    expect(after['crt-only.example.com']).toEqual(['crtsh']);
+    expect(after['shop.example.com']).toEqual(['ct']);
+    // The feeds and search tell the same.
+    const feed = (await t.get('/subdomains/new?limit=100', auth)).body.data as HostRow[];
+    expect(feed.find((h) => h.host === 'crt-only.example.com')?.sources).toEqual(['crtsh']);
+    const found = (await t.get('/subdomains/search?q=www.example', auth)).body.data as HostRow[];
+    expect(found.map((h) => h.sources)).toEqual([['ct', 'crtsh']]);
   });
 
   it('shows the same state through `cli ct status`', async () => {

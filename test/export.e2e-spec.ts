@@ -16,7 +16,7 @@ describe('GET /export', () => {
       platform: 'hackerone',
       hosts: [
         { host: 'b.beta.com', firstSeenAt: hoursAgo(1) },
-        { host: 'a.beta.com', firstSeenAt: hoursAgo(100) },
+        { host: 'a.beta.com', firstSeenAt: hoursAgo(100), sources: ['crtsh', 'ct'] },
         { host: 'x_1.beta.com', firstSeenAt: hoursAgo(200), active: false },
       ],
     });
@@ -74,6 +74,7 @@ describe('GET /export', () => {
         platform: 'hackerone',
         first_seen_at: expect.any(String),
         is_active: true,
+        sources: ['ct', 'crtsh'],
       },
       {
         host: 'b.beta.com',
@@ -81,6 +82,7 @@ describe('GET /export', () => {
         platform: 'hackerone',
         first_seen_at: expect.any(String),
         is_active: true,
+        sources: [],
       },
       {
         host: 'x_1.beta.com',
@@ -88,6 +90,7 @@ describe('GET /export', () => {
         platform: 'hackerone',
         first_seen_at: expect.any(String),
         is_active: false,
+        sources: [],
       },
       {
         host: 'z.gamma.net',
@@ -95,6 +98,7 @@ describe('GET /export', () => {
         platform: 'hackerone',
         first_seen_at: expect.any(String),
         is_active: true,
+        sources: [],
       },
     ]);
     expect((await t.get('/export?format=json&search=nothing-matches', auth)).body).toEqual([]);

@@ -185,8 +185,8 @@ describe('GET /subdomains/stream', () => {
     for (const event of events) {
       expect(event.event).toBe('host');
       const data = JSON.parse(event.data!);
-      expect(Object.keys(data).sort()).toEqual(['domain', 'first_seen_at', 'host', 'platform']);
-      expect(data).toMatchObject({ domain: 'alpha.com', platform: 'hackerone' });
+      expect(Object.keys(data).sort()).toEqual(['domain', 'first_seen_at', 'host', 'platform', 'sources']);
+      expect(data).toMatchObject({ domain: 'alpha.com', platform: 'hackerone', sources: ['crtsh'] });
       expect(event.id).toBe(`${data.first_seen_at}_${EVENT_ID.exec(event.id!)![2]}`);
     }
     // The same keyset as /subdomains/new: its rows give the same ids.

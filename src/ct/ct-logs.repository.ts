@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { affected, isoSql, rows } from '../database/sql.js';
+import { SOURCE_BITS } from '../hosts/host-sources.js';
 import { upsertSeenHosts, writing } from '../scans/scan-store.repository.js';
 
 export type CtLogKind = 'rfc6962' | 'static';
@@ -108,7 +109,8 @@ export class CtLogsRepository {
         const counts = await upsertSeenHosts(
           m,
           domainId,
-          `SELECT unnest($2::text[]) AS host WHERE EXISTS (SELECT 1 FROM domains WHERE id = $1 AND enabled)`,
+          `SELECT unnest($2::text[]) AS host, ${SOURCE_BITS.ct}::smallint AS sources
+            WHERE EXISTS (SELECT 1 FROM domains WHERE id = $1 AND enabled)`,
           [names],
         );
         if (counts.newCount + counts.reactivated === 0) continue;

@@ -11,6 +11,7 @@ import { FeedIndexCoversHost1764500000000 } from '../../migrations/1764500000000
 import { NewHostMinutes1764600000000 } from '../../migrations/1764600000000-NewHostMinutes.js';
 import { SearchWithinDomain1764700000000 } from '../../migrations/1764700000000-SearchWithinDomain.js';
 import { CtLogs1764800000000 } from '../../migrations/1764800000000-CtLogs.js';
+import { HostSources1764900000000 } from '../../migrations/1764900000000-HostSources.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -25,6 +26,7 @@ export const MIGRATIONS = [
   NewHostMinutes1764600000000,
   SearchWithinDomain1764700000000,
   CtLogs1764800000000,
+  HostSources1764900000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

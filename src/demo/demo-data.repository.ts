@@ -58,7 +58,8 @@ export class DemoDataRepository {
 
   /**
    * Hosts from..to (1-based) spread over the domains (a few large programs, many small ones) and over `days`
-   * days before ref, newest days densest (age = days × u²); about 8 % inactive.
+   * days before ref, newest days densest (age = days × u²); about 8 % inactive; each with the sources a real
+   * host has, most of them crt.sh and the CT logs.
    */
   insertHosts(seed: string, from: number, to: number, days: number, ref: string): Promise<number> {
     return this.unbounded((m) =>
@@ -70,13 +71,15 @@ export class DemoDataRepository {
                 ${U('a', 'i')} AS age, ${U('x', 'i')} AS alive
            FROM generate_series($2::int, $3::int) AS i
        )
-       INSERT INTO hosts (domain_id, host, first_seen_at, last_seen_at, is_active)
+       INSERT INTO hosts (domain_id, host, first_seen_at, last_seen_at, is_active, sources)
        SELECT ds.id,
               (${LABELS})[1 + floor(${U('l', 'i')} * 30)::int] || '-' || to_hex(i) || '.' || ds.domain,
               $5::timestamptz - make_interval(secs => greatest(1, (power(g.age, 2) * $4 * 86400)::int)),
               CASE WHEN g.alive > 0.08 THEN $5::timestamptz - interval '1 minute'
                    ELSE $5::timestamptz - make_interval(secs => greatest(1, (power(g.age, 2) * $4 * 86400 / 2)::int)) END,
-              g.alive > 0.08
+              g.alive > 0.08,
+              -- found by crt.sh, by crt.sh and the CT logs, by the CT logs alone, by DNS and crt.sh
+              (ARRAY[2, 3, 3, 1, 6])[1 + floor(${U('s', 'i')} * 5)::int]::smallint
          FROM gen g JOIN ds ON ds.k = g.k
        ON CONFLICT (domain_id, host) DO NOTHING`,
         [seed, from, to, days, ref],

@@ -3,18 +3,24 @@ import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger
 import type { FastifyReply } from 'fastify';
 import { RequireScope } from '../common/decorators/auth.decorators.js';
 import { ApiErrors } from '../common/openapi/api-responses.js';
+import { HOST_SOURCES } from '../hosts/host-sources.js';
 import { ExportQuery } from './dto/export.query.js';
 import { CSV_HEADER, ExportService } from './export.service.js';
 
 const ROW = {
   type: 'object',
-  required: ['host', 'domain', 'platform', 'first_seen_at', 'is_active'],
+  required: ['host', 'domain', 'platform', 'first_seen_at', 'is_active', 'sources'],
   properties: {
     host: { type: 'string' },
     domain: { type: 'string' },
     platform: { type: 'string' },
     first_seen_at: { type: 'string', format: 'date-time' },
     is_active: { type: 'boolean' },
+    sources: {
+      type: 'array',
+      items: { type: 'string', enum: HOST_SOURCES },
+      description: 'The sources that have found the host (json only; csv keeps the columns of its header)',
+    },
   },
 };
 

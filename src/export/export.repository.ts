@@ -18,7 +18,8 @@ const LINE: Record<ExportFormat, string> = {
   txt: 'h.host',
   csv: `concat_ws(',', h.host, d.domain, d.platform_slug, ${isoSql('h.first_seen_at')}, h.is_active::text)`,
   json: `json_build_object('host', h.host, 'domain', d.domain, 'platform', d.platform_slug,
-           'first_seen_at', ${isoSql('h.first_seen_at')}, 'is_active', h.is_active)::text`,
+           'first_seen_at', ${isoSql('h.first_seen_at')}, 'is_active', h.is_active,
+           'sources', host_sources(h.sources))::text`,
 };
 
 /** Rows per statement: each batch is one short statement, so an export never holds a connection between them. */

@@ -31,4 +31,8 @@ export class HostEntity {
 
   @Column('boolean', { name: 'is_active', default: true })
   isActive: boolean;
+
+  /** The sources that have found the host, as bits (SOURCE_BITS); the API shows host_sources(sources). */
+  @Column('smallint', { default: 0 })
+  sources: number;
 }

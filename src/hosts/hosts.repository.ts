@@ -1,3 +1,4 @@
+import { sourcesSql } from './host-sources.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -53,7 +54,7 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
     where.push(`(h.first_seen_at, h.id) < (${q.p(opts.before.ts)}::timestamptz, ${q.p(opts.before.id)}::bigint)`);
   if (opts.platform) where.push(`d.platform_slug = ${q.p(opts.platform)}`);
   return {
-    sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at
+    sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}
             FROM hosts h JOIN domains d ON d.id = h.domain_id
            WHERE ${where.join(' AND ')}
            ORDER BY h.first_seen_at DESC, h.id DESC
@@ -74,7 +75,7 @@ export function platformPageStatement(opts: PlatformPageOptions): Statement {
   if (opts.activeOnly) where.push('h.is_active');
   if (opts.after) where.push(`(d.domain, h.host) > (${q.p(opts.after.domain)}, ${q.p(opts.after.host)})`);
   return {
-    sql: `SELECT h.host, d.domain, h.is_active
+    sql: `SELECT h.host, d.domain, h.is_active, ${sourcesSql()}
             FROM domains d JOIN hosts h ON h.domain_id = d.id
            WHERE ${where.join(' AND ')}
            ORDER BY d.domain, h.host
@@ -113,7 +114,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   if (opts.filter === 'inactive') where.push('NOT h.is_active');
   if (opts.search) where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`);
   const statements = pageWithCount(q, {
-    select: `h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active`,
+    select: `h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active, ${sourcesSql()}`,
     from: 'hosts h',
     where,
     orderBy: 'h.first_seen_at DESC, h.id DESC',
@@ -132,7 +133,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
 /** A domain's hosts first seen since a moment, newest first (hosts_domain_feed_idx). */
 export function domainNewStatement(domain: string, since: string, limit: number): Statement {
   return {
-    sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at
+    sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}
             FROM hosts h
            WHERE h.domain_id = (SELECT id FROM domains WHERE domain = $1) AND h.first_seen_at >= $2::timestamptz
            ORDER BY h.first_seen_at DESC, h.id DESC
@@ -152,7 +153,8 @@ export function domainNewStatement(domain: string, since: string, limit: number)
  */
 export function searchStatement(text: string, limit: number, offset: number): Statement {
   return {
-    sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active
+    sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
+                 ${sourcesSql()}
             FROM (SELECT id FROM hosts WHERE host LIKE $1 ESCAPE '\\'
                    ORDER BY first_seen_at DESC, id DESC LIMIT $2 OFFSET $3) page
             JOIN hosts h ON h.id = page.id

@@ -1,4 +1,4 @@
-import { Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { ScanEntity } from './scan.entity.js';
 
 /** A name a running scan's sources found, staged until the scan commits it. */
@@ -9,6 +9,10 @@ export class ScanNameEntity {
 
   @PrimaryColumn('text', { primaryKeyConstraintName: 'scan_names_pkey' })
   host: string;
+
+  /** The sources of the scan that found the name, as bits (SOURCE_BITS). */
+  @Column('smallint', { default: 0 })
+  sources: number;
 
   @ManyToOne(() => ScanEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'scan_id', foreignKeyConstraintName: 'scan_names_scan_fkey' })

@@ -101,7 +101,7 @@ export class ScanRunner {
       slice.next === null
         ? { phase: 'discover', source: at.source + 1, position: null }
         : { ...at, position: slice.next };
-    await this.store.stage(scan.id, hosts, dropped, next);
+    await this.store.stage(scan.id, source.name, hosts, dropped, next);
     return next;
   }
 

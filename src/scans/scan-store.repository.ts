@@ -1,3 +1,4 @@
+import { type HostSource, SOURCE_BITS } from '../hosts/host-sources.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -38,9 +39,9 @@ export async function writing(m: EntityManager): Promise<void> {
 }
 
 /**
- * Marks hosts seen now: existing ones get last_seen_at and become active again, the others are added
- * with first_seen_at = now (hosts_domain_host_key) and counted in the rollups. `source` is a query
- * yielding `host`, given $2 ($1 is the domain). Scans and the CT follower both record hosts through it, inside
+ * Marks hosts seen now: existing ones get last_seen_at, become active again and gain the bits of the sources
+ * that found them now, the others are added with first_seen_at = now (hosts_domain_host_key) and counted in the
+ * rollups. `source` is a query yielding `host` and `sources` (SOURCE_BITS), given $2 ($1 is the domain). Scans and the CT follower both record hosts through it, inside
  * their own transaction (after writing()).
  */
 export async function upsertSeenHosts(
@@ -51,15 +52,16 @@ export async function upsertSeenHosts(
 ): Promise<HostCounts> {
   const [counts] = await rows<HostCounts>(
     m,
-    `WITH input AS (SELECT DISTINCT host FROM (${source}) s),
+    `WITH input AS (SELECT host, bit_or(sources)::smallint AS sources FROM (${source}) s GROUP BY host),
      existing AS (
-       SELECT h.id, h.is_active FROM hosts h JOIN input i ON i.host = h.host WHERE h.domain_id = $1
+       SELECT h.id, h.is_active, i.sources FROM hosts h JOIN input i ON i.host = h.host WHERE h.domain_id = $1
      ), touched AS (
-       UPDATE hosts h SET last_seen_at = now(), is_active = true FROM existing e WHERE h.id = e.id
+       UPDATE hosts h SET last_seen_at = now(), is_active = true, sources = h.sources | e.sources
+         FROM existing e WHERE h.id = e.id
        RETURNING e.is_active AS was_active
      ), added AS (
-       INSERT INTO hosts (domain_id, host, first_seen_at, last_seen_at)
-       SELECT $1, i.host, now(), now() FROM input i
+       INSERT INTO hosts (domain_id, host, first_seen_at, last_seen_at, sources)
+       SELECT $1, i.host, now(), now(), i.sources FROM input i
         WHERE NOT EXISTS (SELECT 1 FROM hosts h WHERE h.domain_id = $1 AND h.host = i.host)
        ON CONFLICT (domain_id, host) DO NOTHING
        RETURNING 1
@@ -93,14 +95,20 @@ export async function upsertSeenHosts(
 export class ScanStoreRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Stages names a source found and saves where the scan goes on, in one transaction. */
-  async stage(scanId: string, hosts: string[], dropped: number, progress: object): Promise<void> {
+  /**
+   * Stages names a source found (a name staged before gains the source's bit) and saves where the scan goes on,
+   * in one transaction.
+   */
+  async stage(scanId: string, source: HostSource, hosts: string[], dropped: number, progress: object) {
     await this.db.transaction(async (m) => {
       if (hosts.length > 0) {
-        await rows(m, `INSERT INTO scan_names (scan_id, host) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [
-          scanId,
-          hosts,
-        ]);
+        await rows(
+          m,
+          `INSERT INTO scan_names (scan_id, host, sources) SELECT DISTINCT $1::uuid, unnest($2::text[]), $3::smallint
+           ON CONFLICT (scan_id, host) DO UPDATE SET sources = scan_names.sources | excluded.sources
+            WHERE (scan_names.sources & excluded.sources) = 0`,
+          [scanId, hosts, SOURCE_BITS[source]],
+        );
       }
       await rows(m, `UPDATE scans SET progress = $2::jsonb, dropped_count = dropped_count + $3 WHERE id = $1`, [
         scanId,
@@ -114,7 +122,14 @@ export class ScanStoreRepository {
   recordSeen(scan: ActiveScan, hosts: string[], progress: object): Promise<number> {
     return this.db.transaction(async (m) => {
       await writing(m);
-      const counts = await upsertSeenHosts(m, scan.domainId, `SELECT unnest($2::text[]) AS host`, [hosts]);
+      // A name the scan's sources staged carries their bits; a known host that still resolves gains none.
+      const counts = await upsertSeenHosts(
+        m,
+        scan.domainId,
+        `SELECT c.host, coalesce(n.sources, 0) AS sources FROM unnest($2::text[]) c(host)
+           LEFT JOIN scan_names n ON n.scan_id = $3 AND n.host = c.host`,
+        [hosts, scan.id],
+      );
       await this.addCounts(m, scan.id, counts, progress);
       return counts.newCount;
     });
@@ -142,9 +157,12 @@ export class ScanStoreRepository {
     return this.db.transaction(async (m) => {
       await writing(m);
       if (commitStaged) {
-        const counts = await upsertSeenHosts(m, scan.domainId, `SELECT host FROM scan_names WHERE scan_id = $2`, [
-          scan.id,
-        ]);
+        const counts = await upsertSeenHosts(
+          m,
+          scan.domainId,
+          `SELECT host, sources FROM scan_names WHERE scan_id = $2`,
+          [scan.id],
+        );
         await this.addCounts(m, scan.id, counts, {});
       }
       const [{ inactive }] = await rows<{ inactive: number }>(

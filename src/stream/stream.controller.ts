@@ -22,7 +22,7 @@ export class StreamController {
       'last_event_id was honoured>}`: an EventSource that reconnects before any host arrived sends that id, so ' +
       'nothing recorded meanwhile is lost. Then each host a scan records is one event, oldest ' +
       'first: `event: host`, `id: <first_seen_at>_<id>` (the keyset of /subdomains/new), and `data` a JSON ' +
-      'object `{host, domain, platform, first_seen_at}`. Without Last-Event-ID the stream starts with hosts ' +
+      'object `{host, domain, platform, first_seen_at, sources}`. Without Last-Event-ID the stream starts with hosts ' +
       'recorded from now on; with it (EventSource sends it when it reconnects) it resumes right after that ' +
       'event, with nothing skipped or repeated. A comment line (`: heartbeat`) is written when the stream has ' +
       'been idle for STREAM_HEARTBEAT_SECONDS (15), so proxies keep it open. Events follow a scan commit within ' +
@@ -49,7 +49,7 @@ export class StreamController {
             'retry: 2000\nid: 2026-11-21T07:07:58.000001Z_0\nevent: ready\n' +
             'data: {"after":"2026-11-21T07:07:58.000001Z_0","resumed":false}\n\n' +
             'id: 2026-11-21T07:08:00.123456Z_1234\nevent: host\n' +
-            'data: {"host":"api.example.com","domain":"example.com","platform":"hackerone","first_seen_at":"2026-11-21T07:08:00.123456Z"}\n\n' +
+            'data: {"host":"api.example.com","domain":"example.com","platform":"hackerone","first_seen_at":"2026-11-21T07:08:00.123456Z","sources":["ct"]}\n\n' +
             ': heartbeat\n\n',
         },
       },

@@ -1,3 +1,4 @@
+import { type HostSource, sourcesSql } from '../hosts/host-sources.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -23,6 +24,7 @@ export interface StreamHost {
   domain: string;
   platform: string;
   first_seen_at: string;
+  sources: HostSource[];
 }
 
 /**
@@ -61,7 +63,7 @@ export function streamStatement(after: StreamPosition, before: string, filter: S
   if (filter.platform) where.push(`d.platform_slug = ${q.p(filter.platform)}`);
   return {
     sql: `SELECT h.id::text AS id, h.host, d.domain, d.platform_slug AS platform,
-                 ${isoSql('h.first_seen_at')} AS first_seen_at
+                 ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}
             FROM hosts h JOIN domains d ON d.id = h.domain_id
            WHERE ${where.join(' AND ')}
            ORDER BY h.first_seen_at, h.id

@@ -27,7 +27,13 @@ function readyEvent(position: StreamPosition, resumed: boolean): string {
 
 /** One host as an SSE event. */
 function hostEvent(host: StreamHost): string {
-  const data = { host: host.host, domain: host.domain, platform: host.platform, first_seen_at: host.first_seen_at };
+  const data = {
+    host: host.host,
+    domain: host.domain,
+    platform: host.platform,
+    first_seen_at: host.first_seen_at,
+    sources: host.sources,
+  };
   return `id: ${formatEventId({ ts: host.first_seen_at, id: host.id })}\nevent: host\ndata: ${JSON.stringify(data)}\n\n`;
 }
 

@@ -13,8 +13,8 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
       domain: 'acme.com',
       platform: 'hackerone',
       hosts: [
-        { host: 'new1.acme.com', firstSeenAt: hoursAgo(1, base) },
-        { host: 'new2.acme.com', firstSeenAt: hoursAgo(2, base) },
+        { host: 'new1.acme.com', firstSeenAt: hoursAgo(1, base), sources: ['dns', 'crtsh', 'ct'] },
+        { host: 'new2.acme.com', firstSeenAt: hoursAgo(2, base), sources: ['command'] },
         { host: 'old.acme.com', firstSeenAt: hoursAgo(48, base) },
         { host: 'gone.acme.com', firstSeenAt: hoursAgo(100, base), active: false },
         { host: 'x_y.acme.com', firstSeenAt: hoursAgo(200, base) },
@@ -24,7 +24,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
     await seedDomain(t, {
       domain: 'other.net',
       platform: 'bugcrowd',
-      hosts: [{ host: 'api.other.net', firstSeenAt: hoursAgo(3, base) }],
+      hosts: [{ host: 'api.other.net', firstSeenAt: hoursAgo(3, base), sources: ['ct'] }],
     });
   });
   afterAll(() => t.close());
@@ -49,7 +49,9 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
         host: 'new1.acme.com',
         first_seen_at: expect.any(String),
         is_active: true,
+        sources: ['ct', 'crtsh', 'dns'], // always in this order
       });
+      expect(res.body.data.find((h: { host: string }) => h.host === 'old.acme.com').sources).toEqual([]);
     });
 
     it('filters new (first seen in the last 24 hours) and inactive', async () => {
@@ -89,7 +91,8 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
       expect(hostsOf(res.body)).toEqual(['new1.acme.com', 'new2.acme.com']);
       expect(res.body.meta).toEqual({ since: expect.any(String), count: 2, limit: 500 });
       expect(Math.abs(Date.parse(res.body.meta.since) - hoursAgo(24).getTime())).toBeLessThan(60_000);
-      expect(Object.keys(res.body.data[0]).sort()).toEqual(['first_seen_at', 'host', 'id']);
+      expect(Object.keys(res.body.data[0]).sort()).toEqual(['first_seen_at', 'host', 'id', 'sources']);
+      expect(res.body.data.map((h: { sources: string[] }) => h.sources)).toEqual([['ct', 'crtsh', 'dns'], ['command']]);
     });
 
     it('widens with hours, and since overrides hours', async () => {
@@ -145,6 +148,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
           domain: 'other.net',
           first_seen_at: expect.any(String),
           is_active: true,
+          sources: ['ct'],
         },
       ]);
       expect(res.body.meta).toEqual({ q: 'API', limit: 100, offset: 0 });

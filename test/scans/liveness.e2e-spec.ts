@@ -7,7 +7,7 @@ import { LoopbackDns } from '../fixtures/dns-server.js';
 import { type TestApp, bearer, startTestApp } from '../fixtures/test-app.js';
 import { NEVER, tickUntilIdle, worker } from '../fixtures/worker.js';
 
-type Host = { host: string; first_seen_at: string; is_active: boolean };
+type Host = { host: string; first_seen_at: string; is_active: boolean; sources: string[] };
 
 describe('liveness, the dns source and the command source', () => {
   let crt: LoopbackCrtsh;
@@ -52,9 +52,9 @@ describe('liveness, the dns source and the command source', () => {
         { status: 'success', found: 3, new: 2, reactivated: 0, inactive: 0, dropped: 0 },
       ]);
       const first = await hostsOf(t, 'live.test', auth);
-      expect(first.map((h) => [h.host, h.is_active]).sort()).toEqual([
-        ['a.live.test', true],
-        ['b.live.test', true],
+      expect(first.map((h) => [h.host, h.is_active, h.sources]).sort()).toEqual([
+        ['a.live.test', true, ['crtsh']],
+        ['b.live.test', true, ['crtsh']],
       ]);
 
       dns.records.delete('b.live.test');
@@ -122,9 +122,9 @@ describe('liveness, the dns source and the command source', () => {
       dns.records.set('www.tame.test', ['192.0.2.10']);
       dns.records.set('api.tame.test', ['192.0.2.11']);
       expect(await tickUntilIdle(t)).toMatchObject([{ status: 'success', new: 2 }]);
-      expect((await hostsOf(t, 'tame.test', auth)).map((h) => h.host).sort()).toEqual([
-        'api.tame.test',
-        'www.tame.test',
+      expect((await hostsOf(t, 'tame.test', auth)).map((h) => [h.host, h.sources]).sort()).toEqual([
+        ['api.tame.test', ['dns']],
+        ['www.tame.test', ['dns']],
       ]);
     });
 
@@ -191,9 +191,9 @@ describe('liveness, the dns source and the command source', () => {
           { status: 'success', found: 2, new: 2, reactivated: 0, inactive: 0, dropped: 2 },
         ]);
         const auth = bearer(await t.token());
-        expect((await hostsOf(t, 'cmd.test', auth)).map((h) => h.host).sort()).toEqual([
-          'one.cmd.test',
-          'two.cmd.test',
+        expect((await hostsOf(t, 'cmd.test', auth)).map((h) => [h.host, h.sources]).sort()).toEqual([
+          ['one.cmd.test', ['command']],
+          ['two.cmd.test', ['command']],
         ]);
       } finally {
         await t.close();

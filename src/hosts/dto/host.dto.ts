@@ -1,3 +1,4 @@
+import { HOST_SOURCES, type HostSource } from '../host-sources.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 const ID = { description: 'Host id; the before_id cursor component of /subdomains/new', example: '123456' };
@@ -9,6 +10,15 @@ const FIRST_SEEN = {
 } as const;
 const ACTIVE = { description: 'false when the host is no longer seen' };
 const DOMAIN = { description: 'Its root domain', example: 'example.com' };
+const SOURCES = {
+  type: 'string',
+  enum: HOST_SOURCES,
+  isArray: true,
+  example: ['ct', 'crtsh'],
+  description:
+    'The sources that have found the host: ct (the CT log follower), crtsh, dns (brute force), command ' +
+    '(SCAN_COMMAND). Empty for a host recorded before sources were kept and not found again since.',
+} as const;
 
 /** A host in a per-domain list. */
 export class DomainHostDto {
@@ -16,6 +26,7 @@ export class DomainHostDto {
   @ApiProperty(HOST) host: string;
   @ApiProperty(FIRST_SEEN) first_seen_at: string;
   @ApiProperty(ACTIVE) is_active: boolean;
+  @ApiProperty(SOURCES) sources: HostSource[];
 }
 
 /** A host in a per-domain new-host window. */
@@ -23,6 +34,7 @@ export class DomainNewHostDto {
   @ApiProperty(ID) id: string;
   @ApiProperty(HOST) host: string;
   @ApiProperty(FIRST_SEEN) first_seen_at: string;
+  @ApiProperty(SOURCES) sources: HostSource[];
 }
 
 /** A host in the cross-program feeds (new hosts, platform new hosts). */
@@ -31,6 +43,7 @@ export class FeedHostDto {
   @ApiProperty(HOST) host: string;
   @ApiProperty(DOMAIN) domain: string;
   @ApiProperty(FIRST_SEEN) first_seen_at: string;
+  @ApiProperty(SOURCES) sources: HostSource[];
 }
 
 /** A search hit. */
@@ -40,6 +53,7 @@ export class SearchHostDto {
   @ApiProperty(DOMAIN) domain: string;
   @ApiProperty(FIRST_SEEN) first_seen_at: string;
   @ApiProperty(ACTIVE) is_active: boolean;
+  @ApiProperty(SOURCES) sources: HostSource[];
 }
 
 /** A host in the platform bulk feed. */
@@ -47,6 +61,7 @@ export class PlatformHostDto {
   @ApiProperty(HOST) host: string;
   @ApiProperty(DOMAIN) domain: string;
   @ApiProperty(ACTIVE) is_active: boolean;
+  @ApiProperty(SOURCES) sources: HostSource[];
 }
 
 export class FeedCursorDto {
