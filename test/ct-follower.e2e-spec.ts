@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadEnvironment } from '../src/config/environment.js';
 import { namedLogs } from '../src/ct/ct-log-spec.js';
+import { WebhooksService } from '../src/webhooks/webhooks.service.js';
 import {
   type BuiltServer,
   createProcessDatabase,
@@ -12,6 +13,7 @@ import {
 import { runCli } from './fixtures/cli.js';
 import { precertLeaf, tileLeaf, x509Leaf } from './fixtures/ct-certs.js';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
+import { Receiver } from './fixtures/webhook-receiver.js';
 import { LoopbackCtLog, LoopbackStaticLog } from './fixtures/ct-log.js';
 import { seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
@@ -363,6 +365,80 @@ describe('following a static-ct-api log, and the logs of a log list', () => {
     );
     expect(n).toBe(230);
   });
+});
+
+describe("webhooks of the follower's hosts", () => {
+  let log: LoopbackCtLog;
+  let receiver: Receiver;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    log = await new LoopbackCtLog().start();
+    receiver = await new Receiver().start();
+    t = await startTestApp({
+      WORKER: 'on',
+      WORKER_CRON: NEVER,
+      CT_LOGS: [log.url],
+      CT_START: 'start',
+      CT_POLL_SECONDS: 1,
+      CT_WEBHOOK_GATHER_SECONDS: 3,
+    });
+    await seedDomain(t, { domain: 'example.com', platform: 'hackerone' });
+    await seedDomain(t, { domain: 'other.org', platform: 'bugcrowd' });
+    const webhooks = t.app.get(WebhooksService);
+    await webhooks.add({ url: `${receiver.url}/json`, domain: 'example.com' });
+    await webhooks.add({ url: `${receiver.url}/slack`, platform: 'hackerone', format: 'slack' });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await log?.stop();
+    await receiver?.close();
+  });
+
+  const delivered = (path: string, n: number) =>
+    waitFor(`${n} deliveries to ${path}`, () => (receiver.at(path).length >= n ? receiver.at(path) : undefined), {
+      ms: 30_000,
+    });
+
+  it('gathers the hosts of a burst of pages into one delivery per webhook, then tells only newer ones', async () => {
+    log.maxPerRequest = 2; // three pages, recorded one after another within the gathering
+    log.append(
+      x509Leaf({ dns: ['a.example.com', 'b.example.com'] }),
+      precertLeaf({ dns: ['c.example.com'] }),
+      x509Leaf({ dns: ['x.other.org'] }), // no webhook of other.org's
+      precertLeaf({ dns: ['d.example.com', 'a.example.com'] }),
+      x509Leaf({ dns: ['e.example.com'] }),
+    );
+    const [json] = await delivered('/json', 1);
+    const body = JSON.parse(json.body);
+    expect(body).toMatchObject({
+      event: 'new_hosts',
+      source: 'ct',
+      scan_id: null,
+      domain: 'example.com',
+      platform: 'hackerone',
+      new_count: 5,
+      truncated: false,
+    });
+    expect(body.hosts.map((h: { host: string }) => h.host).sort()).toEqual([
+      'a.example.com',
+      'b.example.com',
+      'c.example.com',
+      'd.example.com',
+      'e.example.com',
+    ]);
+    const [slack] = await delivered('/slack', 1);
+    expect(JSON.parse(slack.body).text).toMatch(/^5 new hosts on example\.com \(hackerone\), from the CT logs\n/);
+
+    // A certificate for known hosts and one new: the next delivery tells the new one alone.
+    log.append(precertLeaf({ dns: ['a.example.com', 'f.example.com'] }));
+    const second = JSON.parse((await delivered('/json', 2))[1].body);
+    expect(second).toMatchObject({ source: 'ct', new_count: 1, hosts: [{ host: 'f.example.com' }] });
+    await new Promise((resolve) => setTimeout(resolve, 4000)); // a gathering's length: nothing more arrives
+    expect(receiver.at('/json')).toHaveLength(2);
+    expect(receiver.at('/slack')).toHaveLength(2);
+  }, 90_000);
 });
 
 describe('CT_LOGS', () => {

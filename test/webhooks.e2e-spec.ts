@@ -1,66 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { seedDomain } from './fixtures/data.js';
+import { Receiver } from './fixtures/webhook-receiver.js';
 import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
 import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service.js';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository.js';
 import { WebhooksService } from '../src/webhooks/webhooks.service.js';
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-  /** When the request had arrived whole, and when it was answered (undefined while the receiver waits). */
-  arrivedAt: number;
-  answeredAt?: number;
-}
-
-/**
- * A loopback webhook endpoint: records every POST, and answers each path with the statuses queued for it, after
- * the delay set for it.
- */
-class Receiver {
-  readonly received: Received[] = [];
-  readonly statuses = new Map<string, number[]>();
-  readonly delaysMs = new Map<string, number>();
-  url = '';
-  private server: Server | null = null;
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => (body += c));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        const request: Received = { path, headers: req.headers, body, arrivedAt: Date.now() };
-        this.received.push(request);
-        const status = this.statuses.get(path)?.shift() ?? 204;
-        setTimeout(
-          () => {
-            request.answeredAt = Date.now();
-            res.writeHead(status).end();
-          },
-          this.delaysMs.get(path) ?? 0,
-        );
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
-    return this;
-  }
-
-  at(path: string): Received[] {
-    return this.received.filter((r) => r.path === path);
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server?.close(() => resolve()) ?? resolve());
-  }
-}
 
 /**
  * Webhooks delivered by the worker after real scans (a loopback crt.sh) to a loopback receiver: batched per scan,

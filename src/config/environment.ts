@@ -471,6 +471,17 @@ export class Environment {
   @IsInt()
   CT_POLL_SECONDS = 10;
 
+  @EnvVar(
+    'Seconds a webhook delivery of CT-found hosts gathers the hosts of later pages of the same domain before it ' +
+      'is sent: a burst of certificates makes one message per webhook.',
+    '10',
+  )
+  @Transform(toInt)
+  @Min(0)
+  @Max(3600)
+  @IsInt()
+  CT_WEBHOOK_GATHER_SECONDS = 10;
+
   @EnvVar('get-entries requests in flight at once per followed log.', '4')
   @Transform(toInt)
   @Min(1)

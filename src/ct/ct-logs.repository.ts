@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { Environment } from '../config/environment.js';
 import { affected, isoSql, rows } from '../database/sql.js';
 import { SOURCE_BITS } from '../hosts/host-sources.js';
+import { enqueueCtDeliveries } from '../webhooks/webhooks.repository.js';
 import { upsertSeenHosts, writing } from '../scans/scan-store.repository.js';
 
 export type CtLogKind = 'rfc6962' | 'static';
@@ -40,7 +42,10 @@ export class LeaseLost extends Error {}
  */
 @Injectable()
 export class CtLogsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly env: Environment,
+  ) {}
 
   /** Registers logs to follow; a log known already takes the kind given now (its API may have changed). */
   async ensure(logs: { url: string; kind: CtLogKind }[]): Promise<void> {
@@ -120,7 +125,10 @@ export class CtLogsRepository {
             WHERE id = $1`,
           [domainId, counts.newCount, counts.reactivated],
         );
-        if (counts.newCount > 0) gained.push(domainId);
+        if (counts.newCount > 0) {
+          await enqueueCtDeliveries(m, domainId, counts.newCount, this.env.CT_WEBHOOK_GATHER_SECONDS);
+          gained.push(domainId);
+        }
       }
       return gained;
     });

@@ -12,6 +12,7 @@ import { NewHostMinutes1764600000000 } from '../../migrations/1764600000000-NewH
 import { SearchWithinDomain1764700000000 } from '../../migrations/1764700000000-SearchWithinDomain.js';
 import { CtLogs1764800000000 } from '../../migrations/1764800000000-CtLogs.js';
 import { HostSources1764900000000 } from '../../migrations/1764900000000-HostSources.js';
+import { CtWebhookDeliveries1765000000000 } from '../../migrations/1765000000000-CtWebhookDeliveries.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -27,6 +28,7 @@ export const MIGRATIONS = [
   SearchWithinDomain1764700000000,
   CtLogs1764800000000,
   HostSources1764900000000,
+  CtWebhookDeliveries1765000000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -136,7 +136,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const hosts = await this.webhooks.newHostsOf(delivery.scan_id, MAX_HOSTS_PER_DELIVERY);
+    const hosts = await this.webhooks.newHostsOf(delivery, MAX_HOSTS_PER_DELIVERY);
     const body = renderPayload(delivery.format, {
       deliveryId: delivery.id,
       scanId: delivery.scan_id,

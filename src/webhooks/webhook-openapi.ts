@@ -42,15 +42,39 @@ export const WEBHOOKS_OPENAPI: WebhooksObject = {
           'application/json': {
             schema: {
               type: 'object',
-              required: ['event', 'delivery_id', 'scan_id', 'domain', 'platform', 'new_count', 'hosts', 'truncated'],
+              required: [
+                'event',
+                'delivery_id',
+                'source',
+                'scan_id',
+                'domain',
+                'platform',
+                'new_count',
+                'hosts',
+                'truncated',
+              ],
               additionalProperties: false,
               properties: {
                 event: { type: 'string', enum: ['new_hosts'] },
                 delivery_id: { type: 'string', format: 'uuid' },
-                scan_id: { type: 'string', format: 'uuid' },
+                source: {
+                  type: 'string',
+                  enum: ['scan', 'ct'],
+                  description:
+                    'scan: the new hosts of one scan; ct: hosts the CT log follower recorded for the domain, ' +
+                    'gathered for CT_WEBHOOK_GATHER_SECONDS',
+                },
+                scan_id: {
+                  type: ['string', 'null'],
+                  format: 'uuid',
+                  description: 'The scan, for source scan; null for source ct',
+                },
                 domain: { type: 'string', example: 'example.com' },
                 platform: { type: 'string', example: 'hackerone' },
-                new_count: { type: 'integer', description: 'How many new hosts the scan recorded' },
+                new_count: {
+                  type: 'integer',
+                  description: 'How many new hosts the scan (or the follower, in this delivery) recorded',
+                },
                 hosts: {
                   type: 'array',
                   description: `The new hosts, oldest first, at most ${MAX_HOSTS_PER_DELIVERY}`,

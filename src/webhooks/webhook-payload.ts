@@ -16,7 +16,8 @@ export const EVENT_HEADER = 'x-subdomain-monitor-event';
 
 export interface NewHostsBatch {
   deliveryId: string;
-  scanId: string;
+  /** null for the hosts of the CT log follower. */
+  scanId: string | null;
   domain: string;
   platform: string;
   newCount: number;
@@ -29,6 +30,7 @@ export function renderPayload(format: WebhookFormat, batch: NewHostsBatch): stri
     return JSON.stringify({
       event: 'new_hosts',
       delivery_id: batch.deliveryId,
+      source: batch.scanId === null ? 'ct' : 'scan',
       scan_id: batch.scanId,
       domain: batch.domain,
       platform: batch.platform,
@@ -48,7 +50,8 @@ export function signature(secret: string, body: string): string {
 
 function chatText(batch: NewHostsBatch, max: number): string {
   const noun = batch.newCount === 1 ? 'host' : 'hosts';
-  const head = `${batch.newCount} new ${noun} on ${batch.domain} (${batch.platform})`;
+  const from = batch.scanId === null ? ', from the CT logs' : '';
+  const head = `${batch.newCount} new ${noun} on ${batch.domain} (${batch.platform})${from}`;
   let shown = Math.min(batch.hosts.length, CHAT_LINES);
   for (;;) {
     const more = batch.newCount - shown;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { affected, isoSql, rows } from '../database/sql.js';
+import { SOURCE_BITS } from '../hosts/host-sources.js';
 import type { WebhookFormat } from './webhook-payload.js';
 
 export interface NewWebhook {
@@ -28,13 +29,17 @@ export interface WebhookRow {
   given_up: number;
 }
 
-/** A delivery taken by a worker: where it goes, how, and what the scan found. */
+/** A delivery taken by a worker: where it goes, how, and what the scan (or the CT log follower) found. */
 export interface ClaimedDelivery {
   id: string;
   /** The lease this worker holds: results are recorded only while it still does. */
   lease_until: string;
   webhook_id: string;
-  scan_id: string;
+  /** The scan whose new hosts it tells of; null for the CT log follower's, which name a domain and a window. */
+  scan_id: string | null;
+  domain_id: number;
+  window_from: string | null;
+  window_to: string | null;
   attempts: number;
   url: string;
   format: WebhookFormat;
@@ -44,6 +49,10 @@ export interface ClaimedDelivery {
   new_count: number;
 }
 
+/** The webhooks that hear of a domain's new hosts: all, its platform's, or its own. */
+const MATCHING_WEBHOOKS = `SELECT w.id FROM webhooks w JOIN domains d ON d.id = $1
+  WHERE (w.domain_id IS NULL OR w.domain_id = d.id) AND (w.platform_slug IS NULL OR w.platform_slug = d.platform_slug)`;
+
 /**
  * Queues one delivery per matching webhook for a scan that recorded new hosts, inside the scan's own commit: a
  * scan and its deliveries are saved together or not at all.
@@ -51,10 +60,37 @@ export interface ClaimedDelivery {
 export async function enqueueDeliveries(m: EntityManager, scanId: string, domainId: number): Promise<void> {
   await affected(
     m,
-    `INSERT INTO webhook_deliveries (webhook_id, scan_id)
-     SELECT w.id, $1 FROM webhooks w JOIN domains d ON d.id = $2
-      WHERE (w.domain_id IS NULL OR w.domain_id = d.id) AND (w.platform_slug IS NULL OR w.platform_slug = d.platform_slug)`,
-    [scanId, domainId],
+    `INSERT INTO webhook_deliveries (webhook_id, scan_id) SELECT id, $2 FROM (${MATCHING_WEBHOOKS}) w`,
+    [domainId, scanId],
+  );
+}
+
+/**
+ * Tells the matching webhooks of `newCount` hosts the CT log follower recorded for a domain in this transaction
+ * (first seen at its now()), inside that transaction. A delivery of the follower for the same webhook and domain
+ * that no worker has tried yet takes them in (its window widens to now, its count grows); otherwise a new one is
+ * queued, sent `gatherSeconds` (CT_WEBHOOK_GATHER_SECONDS) later so a burst of pages makes one message. A delivery a worker has
+ * taken meanwhile is locked, then no longer untried, so the hosts go to a new one: none is told twice or missed.
+ */
+export async function enqueueCtDeliveries(
+  m: EntityManager,
+  domainId: number,
+  newCount: number,
+  gatherSeconds: number,
+): Promise<void> {
+  await affected(
+    m,
+    `WITH targets AS (${MATCHING_WEBHOOKS}),
+     widened AS (
+       UPDATE webhook_deliveries x SET window_to = now(), new_count = x.new_count + $2
+        WHERE x.webhook_id IN (SELECT id FROM targets) AND x.domain_id = $1 AND x.scan_id IS NULL
+          AND x.attempts = 0 AND x.done_at IS NULL
+       RETURNING x.webhook_id
+     )
+     INSERT INTO webhook_deliveries (webhook_id, domain_id, window_from, window_to, new_count, next_attempt_at)
+     SELECT id, $1, now(), now(), $2, now() + make_interval(secs => $3) FROM targets
+      WHERE id NOT IN (SELECT webhook_id FROM widened)`,
+    [domainId, newCount, gatherSeconds],
   );
 }
 
@@ -117,25 +153,41 @@ export class WebhooksRepository {
        ), taken AS (
          UPDATE webhook_deliveries x SET attempts = x.attempts + 1, lease_until = now() + make_interval(secs => $2)
            FROM due WHERE x.id = due.id
-         RETURNING x.id, x.webhook_id, x.scan_id, x.attempts, x.lease_until
+         RETURNING x.id, x.webhook_id, x.scan_id, x.attempts, x.lease_until, x.domain_id, x.window_from, x.window_to,
+                   x.new_count
        )
-       SELECT t.id, ${isoSql('t.lease_until')} AS lease_until, t.webhook_id, t.scan_id, t.attempts, w.url, w.format, w.secret, d.domain,
-              d.platform_slug AS platform, s.new_count
-         FROM taken t JOIN webhooks w ON w.id = t.webhook_id JOIN scans s ON s.id = t.scan_id
-         JOIN domains d ON d.id = s.domain_id`,
+       SELECT t.id, ${isoSql('t.lease_until')} AS lease_until, t.webhook_id, t.scan_id, t.attempts, w.url, w.format,
+              w.secret, d.id AS domain_id, d.domain, d.platform_slug AS platform,
+              ${isoSql('t.window_from')} AS window_from, ${isoSql('t.window_to')} AS window_to,
+              coalesce(s.new_count, t.new_count) AS new_count
+         FROM taken t JOIN webhooks w ON w.id = t.webhook_id LEFT JOIN scans s ON s.id = t.scan_id
+         JOIN domains d ON d.id = coalesce(s.domain_id, t.domain_id)`,
       [limit, leaseSeconds],
     );
   }
 
-  /** The hosts a scan recorded first, oldest first (hosts_domain_feed_idx): those first seen while it ran. */
-  newHostsOf(scanId: string, limit: number): Promise<{ host: string; first_seen_at: string }[]> {
+  /**
+   * The hosts a delivery tells of, oldest first (hosts_domain_feed_idx): those a scan recorded first (first seen
+   * while it ran), or those the CT log follower recorded first in the delivery's window.
+   */
+  newHostsOf(delivery: ClaimedDelivery, limit: number): Promise<{ host: string; first_seen_at: string }[]> {
+    if (delivery.scan_id === null) {
+      return rows(
+        this.db,
+        `SELECT h.host, ${isoSql('h.first_seen_at')} AS first_seen_at FROM hosts h
+          WHERE h.domain_id = $1 AND h.first_seen_at BETWEEN $2::timestamptz AND $3::timestamptz
+            AND (h.sources & ${SOURCE_BITS.ct}) <> 0
+          ORDER BY h.first_seen_at, h.id LIMIT $4`,
+        [delivery.domain_id, delivery.window_from, delivery.window_to, limit],
+      );
+    }
     return rows(
       this.db,
       `SELECT h.host, ${isoSql('h.first_seen_at')} AS first_seen_at
          FROM scans s JOIN hosts h ON h.domain_id = s.domain_id
         WHERE s.id = $1 AND h.first_seen_at >= s.started_at AND h.first_seen_at <= s.finished_at
         ORDER BY h.first_seen_at, h.id LIMIT $2`,
-      [scanId, limit],
+      [delivery.scan_id, limit],
     );
   }
 
