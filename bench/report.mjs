@@ -93,3 +93,14 @@ if (s) {
       `RSS low ${s.rss_mb.first_20s_low} → ${s.rss_mb.last_20s_low} MB (x${s.memory_growth_ratio}): ${s.pass ? 'met' : 'NOT met'}`,
   );
 }
+const c = read('ct-follow');
+if (c) {
+  console.log(
+    `\nCT follower: ${c.follower_entries_per_s.toLocaleString('en')} entries/s end to end against ${c.roots.toLocaleString('en')} roots ` +
+      `(target >= 10,000: ${mark(c.follower_entries_per_s >= 10_000)}), ${c.ratio_to_floor} of a bare client's ` +
+      `${c.floor_entries_per_s.toLocaleString('en')}; parser alone ${c.parser.entryNames_per_s.toLocaleString('en')} entries/s ` +
+      `(crypto.X509Certificate ${c.parser.x509certificate_per_s.toLocaleString('en')}); latency p50 ${c.latency_ms.p50} ms, ` +
+      `p99 ${c.latency_ms.p99} ms (target <= CT_POLL_SECONDS + 2 s = 3,000 ms: ${mark(c.latency_ms.p99 <= 3000)}); ` +
+      `RSS ${c.rss_mb.first} → ${c.rss_mb.last} MB (peak ${c.rss_mb.peak})`,
+  );
+}

@@ -15,6 +15,8 @@ import { StaticCtClient } from './static-ct-client.js';
 
 /** Seconds a follower holds a log without renewing; renewed every third of it, so a dead holder's log is free in 30 s. */
 export const CT_LEASE_SECONDS = 30;
+/** Pages that have arrived recorded together at most, in one transaction. */
+const BATCH_PAGES = 8;
 /** How often the tracked roots are checked for changes. */
 const ROOTS_CHECK_MS = 2000;
 /** Waits after a failed round, growing with each failure in a row (seconds); the last repeats. */
@@ -166,31 +168,40 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   /**
-   * Reads entries [from, to) in pages, CT_CONCURRENCY requests in flight, and records the pages in order, each in
-   * its own transaction with the position after it. Returns the position reached (less than `to` at shutdown).
+   * Reads entries [from, to) in pages, CT_CONCURRENCY requests in flight, and records them in order: the first
+   * page still to record together with the pages after it that have arrived meanwhile (up to BATCH_PAGES), in one
+   * transaction with the position after them. A log read faster than its pages are recorded so costs a
+   * transaction per several pages, not per page. Returns the position reached (less than `to` at shutdown).
    */
   private async catchUp(client: CtLogReader, log: HeldLog, from: number, to: number, stop: AbortSignal) {
-    const queue: { from: number; to: number; leaves: Promise<Uint8Array[]> }[] = [];
+    const queue: { from: number; to: number; leaves: Promise<Uint8Array[]>; arrived?: Uint8Array[] }[] = [];
     let next = from;
     const fill = () => {
       while (queue.length < this.env.CT_CONCURRENCY && next < to) {
-        const page = { from: next, to: client.pageEnd(next, to) };
-        const leaves = client.read(page.from, page.to);
-        leaves.catch(() => undefined); // awaited in order below; a later page's failure must not go unhandled
-        queue.push({ ...page, leaves });
+        const page: (typeof queue)[number] = { from: next, to: client.pageEnd(next, to), leaves: Promise.resolve([]) };
+        page.leaves = client.read(page.from, page.to);
+        // Awaited in order below; a later page's failure must not go unhandled.
+        page.leaves.then((leaves) => (page.arrived = leaves)).catch(() => undefined);
+        queue.push(page);
         next = page.to;
       }
     };
     let position = from;
     fill();
     while (queue.length > 0 && !stop.aborted) {
-      const page = queue.shift()!;
-      const leaves = await page.leaves;
+      const first = queue.shift()!;
+      const leaves = [...(await first.leaves)];
+      const batch = { from: first.from, to: first.to };
+      for (let pages = 1; pages < BATCH_PAGES && queue[0]?.arrived; pages++) {
+        const page = queue.shift()!;
+        leaves.push(...page.arrived!);
+        batch.to = page.to;
+      }
       fill();
       const found = await this.match(leaves);
-      const gained = await this.logs.recordBatch(log.id, this.workerId, page, found, CT_LEASE_SECONDS);
-      position = page.to;
-      this.metrics.ctEntries.inc({ log: log.url }, page.to - page.from);
+      const gained = await this.logs.recordBatch(log.id, this.workerId, batch, found, CT_LEASE_SECONDS);
+      position = batch.to;
+      this.metrics.ctEntries.inc({ log: log.url }, batch.to - batch.from);
       this.metrics.ctNames.inc(
         { log: log.url },
         [...found.values()].reduce((n, hosts) => n + hosts.length, 0),
