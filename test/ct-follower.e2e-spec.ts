@@ -150,6 +150,22 @@ describe('following an RFC 6962 log', () => {
     expect(await newHosts()).toContain('while-down.example.com');
   });
 
+  it('goes on from where it was after its log restarts, and shows the error meanwhile', async () => {
+    await caughtUp();
+    await log.down();
+    log.append(x509Leaf({ dns: ['after-restart.example.com'] }));
+    const down = await waitFor('the restarting log to show its error', async () =>
+      (await logs()).find((l) => l.url === log.url && l.last_error !== null),
+    );
+    expect(down.last_error).toMatch(/fetch failed|ECONNREFUSED/);
+    const before = log.requests.length;
+    await log.up();
+    await caughtUp();
+    expect(await newHosts()).toContain('after-restart.example.com');
+    // It went on from its position: the first entries asked for after the restart are the new one.
+    expect(log.requests.slice(before).find((r) => r.status === 200)?.start).toBe(log.leaves.length - 1);
+  });
+
   it("counts entries read and names matched per log, and shows each log's lag, in the metrics", async () => {
     const state = await caughtUp();
     const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
