@@ -6,7 +6,9 @@
 //   - the follower: entries/s from its first recorded page to the log's end (fetched, parsed, matched, recorded),
 //     and its ratio to the floor; the service's RSS over the follow;
 //   - latency: certificates appended one at a time to the caught-up log, each naming a new host, until the host is
-//     in the database (and so in /subdomains/new and on the stream); CT_POLL_SECONDS is 1.
+//     in the database (and so in /subdomains/new and on the stream); CT_POLL_SECONDS is 1;
+//   - with CT_BENCH_FOLLOW_SECONDS (600 in `npm run bench`): RSS over a long follow of a log growing at
+//     CT_BENCH_RATE (1,500) entries a second.
 // Usage: npm run build && node bench/ct-follow.mjs
 import { fork } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -109,6 +111,34 @@ for (let i = 0; i < LATENCY_SAMPLES; i++) {
   await sleep(300 + Math.random() * 700); // appended at any point of the poll cycle
 }
 latencies.sort((a, b) => a - b);
+
+// Memory over a long follow (CT_BENCH_FOLLOW_SECONDS, 0 to skip): the log grows at CT_BENCH_RATE entries a second
+// (all public logs together append about 1,500) and the service's RSS is sampled every 5 s.
+const followSeconds = Number(process.env.CT_BENCH_FOLLOW_SECONDS ?? 0);
+let soak = null;
+if (followSeconds > 0) {
+  const rate = Number(process.env.CT_BENCH_RATE ?? 1500);
+  log.send({ grow: rate });
+  const samples = [];
+  const startedAt = Date.now();
+  const startPosition = await position();
+  while (Date.now() - startedAt < followSeconds * 1000) {
+    await sleep(5000);
+    samples.push({ s: Math.round((Date.now() - startedAt) / 1000), rss: service.rss() });
+  }
+  const lowOf = (from, to) => Math.min(...samples.filter((x) => x.s >= from && x.s < to).map((x) => x.rss)) / 2 ** 20;
+  const [{ lag }] = await db.ds.query(`SELECT (tree_size - position)::int AS lag FROM ct_logs`);
+  soak = {
+    seconds: followSeconds,
+    rate,
+    entries_followed: (await position()) - startPosition,
+    lag_at_end: lag,
+    rss_mb_first_minute_low: Math.round(lowOf(0, 60)),
+    rss_mb_last_minute_low: Math.round(lowOf(followSeconds - 60, followSeconds + 10)),
+    rss_mb_peak: Math.round(Math.max(...samples.map((x) => x.rss)) / 2 ** 20),
+  };
+  console.log('long follow', soak);
+}
 const result = writeResult('ct-follow', {
   entries: ENTRIES,
   roots: ROOTS,
@@ -118,6 +148,7 @@ const result = writeResult('ct-follow', {
   ratio_to_floor: Number((followRate / floorRate).toFixed(2)),
   hosts_recorded: hosts,
   latency_ms: { p50: latencies[Math.floor(latencies.length / 2)], p99: latencies.at(-1), samples: latencies.length },
+  soak,
   rss_mb: {
     first: Math.round(rss[0] / 2 ** 20),
     peak: Math.round(Math.max(...rss) / 2 ** 20),

@@ -1,7 +1,8 @@
 // A loopback RFC 6962 log for bench/ct-follow.mjs, in its own process (on the same two cores as the service):
 // get-sth and get-entries (at most 1,000 entries per answer, as the largest public logs serve) over leaves made at
 // start with the realistic mix of ct-leaves.mjs. It prints its URL; an IPC message { append: n } appends n more
-// leaves, each naming one new host of a tracked root (for the latency figure), and answers { appended: size }.
+// leaves, each naming one new host of a tracked root (for the latency figure), and answers { appended: size };
+// { grow: rate } makes the log grow by `rate` entries a second from then on (for the memory figure).
 import { createServer } from 'node:http';
 import { makeLeaves, matchingLeaf } from './ct-leaves.mjs';
 
@@ -19,7 +20,17 @@ const server = createServer((req, res) => {
   if (!(start >= 0 && end >= start)) return json(400, { error: 'bad range' });
   json(200, { entries: leaves.slice(start, end + 1).map((leaf_input) => ({ leaf_input, extra_data: '' })) });
 });
+// A pool the log grows from at a steady rate ({ grow: entries per second }), as the public logs do.
+let pool = null;
 process.on('message', (m) => {
+  if (m.grow) {
+    pool ??= makeLeaves(100_000, Number(process.env.CT_BENCH_ROOTS)).map((l) => l.toString('base64'));
+    let next = 0;
+    setInterval(() => {
+      for (let i = 0; i < m.grow / 10; i++) leaves.push(pool[next++ % pool.length]);
+    }, 100);
+    return;
+  }
   for (let i = 0; i < m.append; i++) leaves.push(matchingLeaf(m.host).toString('base64'));
   process.send({ appended: leaves.length });
 });

@@ -103,4 +103,11 @@ if (c) {
       `p99 ${c.latency_ms.p99} ms (target <= CT_POLL_SECONDS + 2 s = 3,000 ms: ${mark(c.latency_ms.p99 <= 3000)}); ` +
       `RSS ${c.rss_mb.first} → ${c.rss_mb.last} MB (peak ${c.rss_mb.peak})`,
   );
+  if (c.soak) {
+    console.log(
+      `CT follow of ${c.soak.seconds} s at ${c.soak.rate} entries/s: ${c.soak.entries_followed.toLocaleString('en')} entries, ` +
+        `${c.soak.lag_at_end} behind at the end; RSS low ${c.soak.rss_mb_first_minute_low} MB in the first minute, ` +
+        `${c.soak.rss_mb_last_minute_low} MB in the last (peak ${c.soak.rss_mb_peak} MB)`,
+    );
+  }
 }
