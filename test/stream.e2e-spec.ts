@@ -348,4 +348,33 @@ describe('GET /subdomains/stream', () => {
       expect(client.hosts().map((h) => h.host)).toEqual(['slow.epsilon-slow.com', 'fast.epsilon.com']);
     },
   );
+
+  (process.env.TEST_DATABASE_URL ? it : it.skip)(
+    'delivers hosts a signal announced once the transaction that held them back ends, with no further signal',
+    async () => {
+      await seedDomain(t, { domain: 'zeta.com', platform: 'intigriti' });
+      const client = await open('?platform=intigriti');
+      const other = new pg.Client({ connectionString: t.databaseUrl });
+      await other.connect();
+      try {
+        // A transaction that began before the scan's and writes no host: it holds the horizon while it is
+        // open, and its end signals nothing. With a poll of an hour, only the stream's own second look finds them.
+        await other.query('BEGIN');
+        await other.query('SELECT pg_current_xact_id()');
+        await scan('zeta.com', ['one.zeta.com', 'two.zeta.com']);
+        await client.quiet();
+        expect(client.events).toEqual([]);
+        await other.query('COMMIT');
+      } finally {
+        await other.end();
+      }
+      await client.waitForEvents(2, 15_000);
+      expect(
+        client
+          .hosts()
+          .map((h) => h.host)
+          .sort(),
+      ).toEqual(['one.zeta.com', 'two.zeta.com']);
+    },
+  );
 });

@@ -41,7 +41,8 @@ export interface StreamHost {
  * It is read in a statement of its own, before the hosts: a statement's snapshot is taken before it reads
  * pg_stat_activity, so a writer that committed in between would be neither visible nor counted as open.
  */
-const HORIZON_SQL = `SELECT ${isoSql('h')} AS ts, extract(epoch FROM now() - h)::float8 AS lag_seconds
+const HORIZON_SQL = `SELECT ${isoSql('h')} AS ts, extract(epoch FROM now() - h)::float8 AS lag_seconds,
+        ${isoSql('now()')} AS now
    FROM (SELECT least(now(), min(xact_start)) AS h FROM pg_stat_activity
           WHERE datname = current_database() AND pid <> pg_backend_pid()
             AND (backend_xid IS NOT NULL OR xact_start > now() - interval '${WRITER_GRACE_SECONDS} seconds')) x`;
@@ -50,6 +51,8 @@ export interface Horizon {
   ts: string;
   /** How far behind now the horizon is: an open transaction holding events back. */
   lag_seconds: number;
+  /** The database's now() when the horizon was read: every transaction committed by then started before it. */
+  now: string;
 }
 
 /** Hosts after a position and before the horizon, oldest first (hosts_new_feed_idx; hosts_domain_feed_idx for a domain). */

@@ -140,6 +140,17 @@ class StreamSession {
   private readonly pumping = new Rerun(() => this.pump());
   private wroteAt = Date.now();
   private warned = false;
+  /** A signal came that the next pump has not yet looked at. */
+  private signalPending = false;
+  /**
+   * The database's time at the first pump after a signal: the hosts that signal announced began before it. While
+   * the horizon is short of it, an open transaction holds them back, and the stream looks again soon rather than
+   * waiting for the next signal or poll.
+   */
+  private awaiting: string | null = null;
+  private retryMs = 0;
+  private retry: NodeJS.Timeout | null = null;
+  private readonly pollMs: number;
 
   constructor(
     env: Environment,
@@ -155,6 +166,7 @@ class StreamSession {
     // reading of the SSE spec (the eventsource npm package among them) drop an id that comes without data.
     this.write(readyEvent(position, resumed));
     const heartbeatMs = env.STREAM_HEARTBEAT_SECONDS * 1000;
+    this.pollMs = env.STREAM_POLL_SECONDS * 1000;
     this.timers = [
       setInterval(() => void this.pumping.run(), env.STREAM_POLL_SECONDS * 1000),
       setInterval(() => Date.now() - this.wroteAt >= heartbeatMs - 50 && this.write(': heartbeat\n\n'), heartbeatMs),
@@ -162,6 +174,7 @@ class StreamSession {
     this.body.once('close', () => {
       this.closed.abort();
       this.timers.forEach(clearInterval);
+      if (this.retry) clearTimeout(this.retry);
     });
     void this.pumping.run();
   }
@@ -171,6 +184,7 @@ class StreamSession {
     const { domainId, platform } = this.filter;
     if (signal && domainId !== undefined && signal.domain_id !== domainId) return;
     if (signal && platform && signal.platform !== platform) return;
+    this.signalPending = true;
     void this.pumping.run();
   }
 
@@ -181,8 +195,12 @@ class StreamSession {
   /** Writes every host after the position and before the horizon, a batch at a time, waiting for slow readers. */
   private async pump(): Promise<void> {
     try {
+      const signalled = this.signalPending;
+      this.signalPending = false;
       const horizon = await this.repository.horizon();
       this.onLag(horizon.lag_seconds);
+      if (signalled && (this.awaiting === null || this.awaiting < horizon.now)) this.awaiting = horizon.now;
+      this.lookAgainIfHeldBack(horizon.ts);
       let hosts: StreamHost[];
       do {
         hosts = await this.repository.after(this.position, horizon.ts, this.filter, BATCH);
@@ -199,6 +217,24 @@ class StreamSession {
         this.logger.warn(`a stream could not read new hosts: ${(e as Error).message}`);
       }
     }
+  }
+
+  /**
+   * Hosts a signal announced that the horizon still holds back are looked for again after 100 ms, doubling up to
+   * the poll interval, until the horizon passes the moment of the signal.
+   */
+  private lookAgainIfHeldBack(horizon: string): void {
+    if (this.awaiting === null || horizon >= this.awaiting) {
+      this.awaiting = null;
+      this.retryMs = 0;
+      return;
+    }
+    if (this.retry) return;
+    this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : 100, this.pollMs);
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      void this.pumping.run();
+    }, this.retryMs);
   }
 
   private write(text: string): boolean {
