@@ -17,6 +17,7 @@ import { DatabaseModule } from './database/database.module.js';
 import type { DatabaseTarget } from './database/database.js';
 import { CtModule } from './ct/ct.module.js';
 import { DomainsModule } from './domains/domains.module.js';
+import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HostsModule } from './hosts/hosts.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
@@ -53,6 +54,7 @@ export class AppModule {
         CtModule,
         NewHostSignalModule,
         StreamModule,
+        EventsModule,
         HealthModule,
         ApiIndexModule,
         AccountModule,

@@ -153,6 +153,23 @@ const CASES: Record<string, Case[]> = {
     { status: 400, path: '/stats/timeseries?bucket=year' },
     { status: 401, path: '/stats/timeseries', key: 'none' },
   ],
+  'GET /events': [
+    { status: 200, path: '/events?limit=2' },
+    { status: 200, path: '/events?type=dns_changed,host_gone&domain=example.com' },
+    { status: 200, path: '/events?platform=hackerone&after=2020-01-01T00:00:00.000000Z_e1' },
+    { status: 400, path: '/events?after=yesterday' },
+    { status: 400, path: '/events?type=nope' },
+    { status: 400, path: '/events?domain=Not_A_Domain' },
+    { status: 401, path: '/events', key: 'none' },
+    { status: 404, path: '/events?domain=unknown.example' },
+  ],
+  'GET /hosts/{host}': [
+    { status: 200, path: '/hosts/api.example.com' },
+    { status: 200, path: '/hosts/old.example.com' },
+    { status: 400, path: '/hosts/Not..A.Host' },
+    { status: 401, path: '/hosts/api.example.com', key: 'none' },
+    { status: 404, path: '/hosts/missing.example.com' },
+  ],
   'GET /ct/logs': [
     { status: 200, path: '/ct/logs' },
     { status: 401, path: '/ct/logs', key: 'none' },
@@ -207,6 +224,18 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
       `INSERT INTO ct_logs (url, tree_size, position, entries_total, hosts_total, last_polled_at, last_error, last_error_at)
        VALUES ('https://ct.example/a', NULL, NULL, 0, 0, NULL, NULL, NULL),
               ('https://ct.example/b', 1000, 990, 990, 12, now(), 'get-sth: HTTP 503', now())`,
+    );
+    // A kept DNS answer, a change of it and a host gone: the rows and events that carry every field.
+    await t.dataSource.query(
+      `WITH h AS (SELECT id, host, domain_id FROM hosts)
+       , dns AS (INSERT INTO host_dns (host_id, status, a, aaaa, cname)
+                 SELECT id, 'resolved', '{192.0.2.1}', '{2001:db8::1}', '{edge.cdn.example}' FROM h
+                  WHERE host = 'api.example.com')
+       INSERT INTO host_events (type, host_id, domain_id, before, after)
+       SELECT 'dns_changed', id, domain_id, '{"status":"nxdomain","a":[],"aaaa":[],"cname":[]}'::jsonb,
+              '{"status":"resolved","a":["192.0.2.1"],"aaaa":["2001:db8::1"],"cname":["edge.cdn.example"]}'::jsonb
+         FROM h WHERE host = 'api.example.com'
+       UNION ALL SELECT 'host_gone', id, domain_id, NULL, NULL FROM h WHERE host = 'old.example.com'`,
     );
     keys = { read: await t.token(['read']), write: await t.token(['write']) };
     doc = (await t.get('/openapi.json')).body;

@@ -13,6 +13,7 @@ import { SearchWithinDomain1764700000000 } from '../../migrations/1764700000000-
 import { CtLogs1764800000000 } from '../../migrations/1764800000000-CtLogs.js';
 import { HostSources1764900000000 } from '../../migrations/1764900000000-HostSources.js';
 import { CtWebhookDeliveries1765000000000 } from '../../migrations/1765000000000-CtWebhookDeliveries.js';
+import { HostKnowledge1765100000000 } from '../../migrations/1765100000000-HostKnowledge.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -29,6 +30,7 @@ export const MIGRATIONS = [
   CtLogs1764800000000,
   HostSources1764900000000,
   CtWebhookDeliveries1765000000000,
+  HostKnowledge1765100000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -12,12 +12,13 @@ import type { FastifyReply } from 'fastify';
 import { SLUG_PARAM } from '../platforms/platforms.controller.js';
 import { RequireScope } from '../common/decorators/auth.decorators.js';
 import { ApiEnvelope, ApiErrors, PageMetaDto, WindowMetaDto } from '../common/openapi/api-responses.js';
-import { PlatformSlugPipe, RootDomainPipe } from '../common/validation/param.pipes.js';
+import { HostNamePipe, PlatformSlugPipe, RootDomainPipe } from '../common/validation/param.pipes.js';
 import {
   DomainHostDto,
   DomainNewHostDto,
   FeedHostDto,
   FeedMetaDto,
+  HostDetailDto,
   PlatformFeedMetaDto,
   PlatformHostDto,
   SearchHostDto,
@@ -161,5 +162,27 @@ export class PlatformHostsController {
   @ApiErrors('invalid_query', 'unknown_platform')
   newHosts(@Param('slug', PlatformSlugPipe) slug: string, @Query() query: PlatformNewHostsQuery) {
     return this.hosts.newForPlatform(slug, query);
+  }
+}
+
+@ApiTags('Subdomains')
+@RequireScope('read')
+@Controller('hosts')
+export class HostController {
+  constructor(private readonly hosts: HostsService) {}
+
+  @Get(':host')
+  @ApiOperation({
+    summary: 'One host: what is known of it, and its history of changes',
+    description:
+      'Its root domain and platform, first and last seen, sources, its DNS answer (dns), and its changes newest ' +
+      'first, as GET /events gives them. A host under two tracked roots (example.com and shop.example.com) is ' +
+      'shown under the more specific one.',
+  })
+  @ApiParam({ name: 'host', description: 'A host name, as the lists show it', example: 'api.example.com' })
+  @ApiEnvelope(HostDetailDto)
+  @ApiErrors('invalid_domain', 'not_found')
+  one(@Param('host', HostNamePipe) host: string) {
+    return this.hosts.one(host);
   }
 }

@@ -1,4 +1,5 @@
 import { sourcesSql } from './host-sources.js';
+import { dnsSql } from '../intel/host-dns.sql.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -16,6 +17,19 @@ import {
 } from '../database/sql.js';
 import type { DomainNewHostDto, FeedHostDto, PlatformHostDto, SearchHostDto } from './dto/host.dto.js';
 import type { HostFilter } from './dto/host-queries.js';
+import type { HostDnsDto } from '../intel/dto/dns.dto.js';
+
+export interface HostDetailRow {
+  id: string;
+  host: string;
+  domain: string;
+  platform: string;
+  first_seen_at: string;
+  last_seen_at: string;
+  is_active: boolean;
+  sources: string[];
+  dns: HostDnsDto | null;
+}
 
 export interface FeedPosition {
   ts: string;
@@ -54,7 +68,8 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
     where.push(`(h.first_seen_at, h.id) < (${q.p(opts.before.ts)}::timestamptz, ${q.p(opts.before.id)}::bigint)`);
   if (opts.platform) where.push(`d.platform_slug = ${q.p(opts.platform)}`);
   return {
-    sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}
+    sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()},
+                 ${dnsSql()}
             FROM hosts h JOIN domains d ON d.id = h.domain_id
            WHERE ${where.join(' AND ')}
            ORDER BY h.first_seen_at DESC, h.id DESC
@@ -114,7 +129,8 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   if (opts.filter === 'inactive') where.push('NOT h.is_active');
   if (opts.search) where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`);
   const statements = pageWithCount(q, {
-    select: `h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active, ${sourcesSql()}`,
+    select: `h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active, ${sourcesSql()},
+             ${dnsSql()}`,
     from: 'hosts h',
     where,
     orderBy: 'h.first_seen_at DESC, h.id DESC',
@@ -133,7 +149,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
 /** A domain's hosts first seen since a moment, newest first (hosts_domain_feed_idx). */
 export function domainNewStatement(domain: string, since: string, limit: number): Statement {
   return {
-    sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}
+    sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}, ${dnsSql()}
             FROM hosts h
            WHERE h.domain_id = (SELECT id FROM domains WHERE domain = $1) AND h.first_seen_at >= $2::timestamptz
            ORDER BY h.first_seen_at DESC, h.id DESC
@@ -154,7 +170,7 @@ export function domainNewStatement(domain: string, since: string, limit: number)
 export function searchStatement(text: string, limit: number, offset: number): Statement {
   return {
     sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
-                 ${sourcesSql()}
+                 ${sourcesSql()}, ${dnsSql()}
             FROM (SELECT id FROM hosts WHERE host LIKE $1 ESCAPE '\\'
                    ORDER BY first_seen_at DESC, id DESC LIMIT $2 OFFSET $3) page
             JOIN hosts h ON h.id = page.id
@@ -193,6 +209,20 @@ export class HostsRepository {
 
   search(text: string, limit: number, offset: number): Promise<JsonPage<SearchHostDto>> {
     return jsonPage(this.db, searchStatement(text, limit, offset), limit);
+  }
+
+  /** One host by name with what is known of it; under the most specific root when two tracked roots hold it. */
+  async findOne(host: string): Promise<HostDetailRow | undefined> {
+    const [row] = await rows<HostDetailRow>(
+      this.db,
+      `SELECT h.id::text AS id, h.host, d.domain, d.platform_slug AS platform, ${isoSql('h.first_seen_at')} AS first_seen_at,
+              ${isoSql('h.last_seen_at')} AS last_seen_at, h.is_active, ${sourcesSql()}, ${dnsSql()}
+         FROM hosts h JOIN domains d ON d.id = h.domain_id
+        WHERE h.host = $1
+        ORDER BY length(d.domain) DESC LIMIT 1`,
+      [host],
+    );
+    return row;
   }
 
   /** One page of the platform bulk feed (see platformPageStatement), rendered as JSON. */

@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
+import { envelope } from '../common/envelope.js';
+import { EventsRepository } from '../events/events.repository.js';
+import { toEventDto } from '../events/events.service.js';
+import { HOST_HISTORY_LIMIT } from './dto/host.dto.js';
 import { windowStart } from '../common/validation/window.js';
 import { DomainsService } from '../domains/domains.service.js';
 import { PlatformsService } from '../platforms/platforms.service.js';
@@ -21,6 +25,7 @@ export class HostsService {
     private readonly hosts: HostsRepository,
     private readonly domains: DomainsService,
     private readonly platforms: PlatformsService,
+    private readonly events: EventsRepository,
   ) {}
 
   /*
@@ -43,6 +48,22 @@ export class HostsService {
     const page = await this.hosts.newForDomain(name, since, query.limit);
     if (page.found === 0) await this.domains.requireTracked(name);
     return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });
+  }
+
+  /**
+   * One host and its history: its changes newest first, then its arrival (host_new) when the history is short
+   * enough to reach back to it.
+   */
+  async one(name: string) {
+    const host = await this.hosts.findOne(name);
+    if (!host) throw ApiError.notFound(`No host ${name} is recorded`);
+    const changes = (await this.events.history(host.id, HOST_HISTORY_LIMIT)).map(toEventDto);
+    if (changes.length < HOST_HISTORY_LIMIT) {
+      changes.push(
+        toEventDto({ ...host, at: host.first_seen_at, rank: 0, type: 'host_new', before: null, after: null }),
+      );
+    }
+    return envelope({ ...host, history: changes });
   }
 
   /** The cross-program new-host feed; next_cursor is present only when another page follows. */

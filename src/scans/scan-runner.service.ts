@@ -1,5 +1,6 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
+import { answerSeen } from '../intel/dns-answer.js';
 import { Metrics } from '../metrics/metrics.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
 import { type ActiveScan, ScanStoreRepository } from './scan-store.repository.js';
@@ -113,16 +114,18 @@ export class ScanRunner {
   private async resolve(scan: ActiveScan, at: Extract<ScanProgress, { phase: 'resolve' }>): Promise<ScanProgress> {
     const batch = await this.store.candidates(scan, at.after, RESOLVE_BATCH);
     if (batch.length === 0) return { phase: 'commit' };
-    const answers = await mapLimit(batch, this.env.DNS_CONCURRENCY, (c) => this.resolver.resolve(c.host));
-    const unknown = answers.filter((a) => a.status === 'unknown').length;
+    const answers = await mapLimit(batch, this.env.DNS_CONCURRENCY, (c) => this.resolver.answer(c.host));
+    const failed = (i: number) => answers[i].status === 'timeout' || answers[i].status === 'servfail';
+    const unknown = batch.filter((_, i) => failed(i)).length;
     if (batch.length >= 10 && unknown / batch.length > MAX_UNKNOWN_SHARE) {
       throw new SourceError(`resolve: ${unknown} of ${batch.length} lookups failed; the DNS servers are not answering`);
     }
-    const seen = batch.filter((c, i) => answers[i].status === 'yes' || (answers[i].status === 'unknown' && c.known));
+    const seen = batch.filter((c, i) => answerSeen(answers[i]) || (failed(i) && c.known));
     const next: ScanProgress = { phase: 'resolve', after: batch[batch.length - 1].host };
     const added = await this.store.recordSeen(
       scan,
       seen.map((c) => c.host),
+      batch.map((c, i) => ({ host: c.host, ...answers[i] })),
       next,
     );
     if (added > 0) await this.signal.publish(scan.domainId);

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
 import { enqueueDeliveries } from '../webhooks/webhooks.repository.js';
+import { type HostAnswer, recordAnswers } from '../intel/host-dns.sql.js';
 import type { ScanTrigger } from './scan.entity.js';
 
 /** A running scan a worker holds. */
@@ -58,7 +59,9 @@ export async function upsertSeenHosts(
      ), touched AS (
        UPDATE hosts h SET last_seen_at = now(), is_active = true, sources = h.sources | e.sources
          FROM existing e WHERE h.id = e.id
-       RETURNING e.is_active AS was_active
+       RETURNING h.id, e.is_active AS was_active
+     ), back AS (
+       INSERT INTO host_events (type, host_id, domain_id) SELECT 'host_back', id, $1 FROM touched WHERE NOT was_active
      ), added AS (
        INSERT INTO hosts (domain_id, host, first_seen_at, last_seen_at, sources)
        SELECT $1, i.host, now(), now(), i.sources FROM input i
@@ -118,8 +121,11 @@ export class ScanStoreRepository {
     });
   }
 
-  /** Records hosts as seen now (liveness slices) and saves where the scan goes on; returns how many are new. */
-  recordSeen(scan: ActiveScan, hosts: string[], progress: object): Promise<number> {
+  /**
+   * Records hosts as seen now (liveness slices), keeps the DNS answers of every host the slice asked about, and
+   * saves where the scan goes on; returns how many are new.
+   */
+  recordSeen(scan: ActiveScan, hosts: string[], answers: HostAnswer[], progress: object): Promise<number> {
     return this.db.transaction(async (m) => {
       await writing(m);
       // A name the scan's sources staged carries their bits; a known host that still resolves gains none.
@@ -131,6 +137,7 @@ export class ScanStoreRepository {
         [hosts, scan.id],
       );
       await this.addCounts(m, scan.id, counts, progress);
+      await recordAnswers(m, scan.domainId, answers);
       return counts.newCount;
     });
   }
@@ -169,7 +176,9 @@ export class ScanStoreRepository {
         m,
         `WITH gone AS (
            UPDATE hosts SET is_active = false
-            WHERE domain_id = $1 AND is_active AND last_seen_at < $2::timestamptz RETURNING 1
+            WHERE domain_id = $1 AND is_active AND last_seen_at < $2::timestamptz RETURNING id
+         ), events AS (
+           INSERT INTO host_events (type, host_id, domain_id) SELECT 'host_gone', id, $1 FROM gone
          ) SELECT count(*)::int AS inactive FROM gone`,
         [scan.domainId, scan.startedAt],
       );

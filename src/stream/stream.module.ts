@@ -17,5 +17,6 @@ export class NewHostSignalModule {}
   imports: [DomainsModule],
   controllers: [StreamController],
   providers: [StreamRepository, StreamService],
+  exports: [StreamRepository],
 })
 export class StreamModule {}

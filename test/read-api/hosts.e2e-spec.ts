@@ -50,6 +50,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
         first_seen_at: expect.any(String),
         is_active: true,
         sources: ['ct', 'crtsh', 'dns'], // always in this order
+        dns: null, // never resolved
       });
       expect(res.body.data.find((h: { host: string }) => h.host === 'old.acme.com').sources).toEqual([]);
     });
@@ -91,7 +92,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
       expect(hostsOf(res.body)).toEqual(['new1.acme.com', 'new2.acme.com']);
       expect(res.body.meta).toEqual({ since: expect.any(String), count: 2, limit: 500 });
       expect(Math.abs(Date.parse(res.body.meta.since) - hoursAgo(24).getTime())).toBeLessThan(60_000);
-      expect(Object.keys(res.body.data[0]).sort()).toEqual(['first_seen_at', 'host', 'id', 'sources']);
+      expect(Object.keys(res.body.data[0]).sort()).toEqual(['dns', 'first_seen_at', 'host', 'id', 'sources']);
       expect(res.body.data.map((h: { sources: string[] }) => h.sources)).toEqual([['ct', 'crtsh', 'dns'], ['command']]);
     });
 
@@ -149,6 +150,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
           first_seen_at: expect.any(String),
           is_active: true,
           sources: ['ct'],
+          dns: null,
         },
       ]);
       expect(res.body.meta).toEqual({ q: 'API', limit: 100, offset: 0 });

@@ -34,6 +34,7 @@ const TAGS: [name: string, description: string][] = [
   ['Stats', 'Totals, top domains and time series of new hosts'],
   ['Export', 'Hosts streamed as one txt, csv or json file'],
   ['Certificate Transparency', 'The Certificate Transparency logs the worker follows, and where each stands'],
+  ['Events', 'Every change to the hosts (arrivals, hosts gone and back, DNS changes) as one feed on a cursor'],
 ];
 
 /** The one header every response carries, declared once and referenced from each response. */

@@ -15,6 +15,23 @@ export class RootDomainPipe implements PipeTransform<string, string> {
   }
 }
 
+const HOST_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
+
+/**
+ * A path segment that must be a host name as the service records them (lower case, two labels or more, at most
+ * 253 characters): 400 invalid_domain otherwise, the contract's code for a malformed name.
+ */
+@Injectable()
+export class HostNamePipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    const labels = value.split('.');
+    if (value.length > 253 || labels.length < 2 || !labels.every((l) => HOST_LABEL.test(l))) {
+      throw new ApiError('invalid_domain', 'host must be a host name in lower case, such as api.example.com');
+    }
+    return value;
+  }
+}
+
 /** A platform slug in the path; anything that cannot be a slug is an unknown platform, found without a query. */
 @Injectable()
 export class PlatformSlugPipe implements PipeTransform<string, string> {

@@ -1,5 +1,10 @@
 import { HOST_SOURCES, type HostSource } from '../host-sources.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { HostDnsDto } from '../../intel/dto/dns.dto.js';
+import { HostEventDto } from '../../events/dto/event.dto.js';
+
+/** How many of a host's changes GET /hosts/{host} shows. */
+export const HOST_HISTORY_LIMIT = 100;
 
 const ID = { description: 'Host id; the before_id cursor component of /subdomains/new', example: '123456' };
 const HOST = { description: 'Full host name', example: 'api.example.com' };
@@ -19,6 +24,13 @@ const SOURCES = {
     'The sources that have found the host: ct (the CT log follower), crtsh, dns (brute force), command ' +
     '(SCAN_COMMAND). Empty for a host recorded before sources were kept and not found again since.',
 } as const;
+const DNS = {
+  type: HostDnsDto,
+  nullable: true,
+  description:
+    'What the host resolved to when last asked (with RESOLVE=on): status, A and AAAA addresses, the CNAME chain, ' +
+    'resolved_at. null when it was never resolved.',
+} as const;
 
 /** A host in a per-domain list. */
 export class DomainHostDto {
@@ -27,6 +39,7 @@ export class DomainHostDto {
   @ApiProperty(FIRST_SEEN) first_seen_at: string;
   @ApiProperty(ACTIVE) is_active: boolean;
   @ApiProperty(SOURCES) sources: HostSource[];
+  @ApiProperty(DNS) dns: HostDnsDto | null;
 }
 
 /** A host in a per-domain new-host window. */
@@ -35,6 +48,7 @@ export class DomainNewHostDto {
   @ApiProperty(HOST) host: string;
   @ApiProperty(FIRST_SEEN) first_seen_at: string;
   @ApiProperty(SOURCES) sources: HostSource[];
+  @ApiProperty(DNS) dns: HostDnsDto | null;
 }
 
 /** A host in the cross-program feeds (new hosts, platform new hosts). */
@@ -44,6 +58,7 @@ export class FeedHostDto {
   @ApiProperty(DOMAIN) domain: string;
   @ApiProperty(FIRST_SEEN) first_seen_at: string;
   @ApiProperty(SOURCES) sources: HostSource[];
+  @ApiProperty(DNS) dns: HostDnsDto | null;
 }
 
 /** A search hit. */
@@ -54,6 +69,7 @@ export class SearchHostDto {
   @ApiProperty(FIRST_SEEN) first_seen_at: string;
   @ApiProperty(ACTIVE) is_active: boolean;
   @ApiProperty(SOURCES) sources: HostSource[];
+  @ApiProperty(DNS) dns: HostDnsDto | null;
 }
 
 /** A host in the platform bulk feed. */
@@ -99,4 +115,27 @@ export class PlatformFeedMetaDto {
   next_cursor: string | null;
 
   @ApiProperty({ description: 'Whether another page follows' }) has_more: boolean;
+}
+
+/** One host with everything known of it: GET /hosts/{host}. */
+export class HostDetailDto {
+  @ApiProperty(ID) id: string;
+  @ApiProperty(HOST) host: string;
+  @ApiProperty(DOMAIN) domain: string;
+  @ApiProperty({ description: 'Platform slug of its root domain', example: 'hackerone' }) platform: string;
+  @ApiProperty(FIRST_SEEN) first_seen_at: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'When a scan or the CT follower last saw it (UTC)' })
+  last_seen_at: string;
+
+  @ApiProperty(ACTIVE) is_active: boolean;
+  @ApiProperty(SOURCES) sources: HostSource[];
+  @ApiProperty(DNS) dns: HostDnsDto | null;
+
+  @ApiProperty({
+    type: HostEventDto,
+    isArray: true,
+    description: `Its changes, newest first (the last ${HOST_HISTORY_LIMIT}), ending with its arrival (host_new)`,
+  })
+  history: HostEventDto[];
 }

@@ -1,4 +1,5 @@
 import { Resolver } from 'node:dns/promises';
+import { type DnsAnswer, dnsStatus, type Lookup, MAX_CNAME_HOPS, sortAddresses } from '../../intel/dns-answer.js';
 
 export type Resolution =
   { status: 'yes'; addresses: string[] } | { status: 'no' } | { status: 'unknown'; reason: string };
@@ -32,6 +33,38 @@ export class DnsResolver {
       }
     }
     return failure ? { status: 'unknown', reason: failure } : { status: 'no' };
+  }
+
+  /**
+   * Everything a host resolves to: A and AAAA (asked at once, beside the host's own CNAME), then the rest of the
+   * alias chain, one hop at a time, up to MAX_CNAME_HOPS. Used where the answer is kept (the liveness phase);
+   * brute force only needs resolve().
+   */
+  async answer(name: string): Promise<DnsAnswer> {
+    const [a, aaaa, first] = await Promise.all([
+      this.lookup(() => this.resolver.resolve4(name)),
+      this.lookup(() => this.resolver.resolve6(name)),
+      this.lookup(() => this.resolver.resolveCname(name)),
+    ]);
+    const cname: string[] = [];
+    let hop = first;
+    while ('records' in hop && hop.records.length > 0 && cname.length < MAX_CNAME_HOPS) {
+      const target = hop.records[0].toLowerCase().replace(/\.$/, '');
+      if (cname.includes(target)) break;
+      cname.push(target);
+      hop = await this.lookup(() => this.resolver.resolveCname(target));
+    }
+    const v4 = 'records' in a ? sortAddresses(a.records) : [];
+    const v6 = 'records' in aaaa ? sortAddresses(aaaa.records) : [];
+    return { status: dnsStatus(v4.length + v6.length, [a, aaaa]), a: v4, aaaa: v6, cname };
+  }
+
+  private async lookup(query: () => Promise<string[]>): Promise<Lookup> {
+    try {
+      return { records: await query() };
+    } catch (e) {
+      return { code: (e as { code?: string }).code ?? 'EUNKNOWN' };
+    }
   }
 
   cancel(): void {

@@ -17,7 +17,8 @@ export function parseEventId(text: string): { ts: string; id: string } | null {
   return { ts: m[1], id: m[3] };
 }
 
-export class StreamQuery {
+/** `platform` or `domain`: the hosts a stream or a feed of changes is about (give one, or neither). */
+export class HostScopeQuery {
   @EnumParam(PLATFORM_SLUGS, undefined, 'Only hosts of this platform')
   platform?: string;
 
@@ -25,7 +26,9 @@ export class StreamQuery {
   @IsOptional()
   @IsRootDomain()
   domain?: string;
+}
 
+export class StreamQuery extends HostScopeQuery {
   @ApiPropertyOptional({
     description:
       'Resume after this event id, for clients that cannot send the Last-Event-ID header (which wins when both ' +

@@ -1,0 +1,50 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DNS_DESCRIPTION, DnsAnswerDto } from '../../intel/dto/dns.dto.js';
+import { EVENT_TYPES, type EventType } from './events.query.js';
+
+export class HostEventDto {
+  @ApiProperty({
+    description: 'Event id: pass it as `after` to read on from here',
+    example: '2026-11-21T07:08:00.123456Z_e1234',
+  })
+  id: string;
+
+  @ApiProperty({ enum: EVENT_TYPES }) type: EventType;
+  @ApiProperty({ example: 'api.example.com' }) host: string;
+  @ApiProperty({ example: 'example.com' }) domain: string;
+  @ApiProperty({ example: 'hackerone' }) platform: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'When the change was recorded (UTC)' })
+  at: string;
+
+  @ApiPropertyOptional({
+    type: DnsAnswerDto,
+    nullable: true,
+    description: `What was kept before the change (dns_changed: ${DNS_DESCRIPTION}); null for the other types`,
+  })
+  before: DnsAnswerDto | null;
+
+  @ApiPropertyOptional({
+    type: DnsAnswerDto,
+    nullable: true,
+    description: 'What is kept after the change (dns_changed); null for the other types',
+  })
+  after: DnsAnswerDto | null;
+}
+
+export class EventsMetaDto {
+  @ApiProperty({ type: 'integer', description: 'Events in this response' }) count: number;
+  @ApiProperty({ type: 'integer', description: 'The limit used (after clamping)' }) limit: number;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'Pass as `after` for the next page or the next poll: the last event id of this page, or the `after` you ' +
+      'gave when the page is empty (null when you gave none and nothing has happened yet)',
+  })
+  after: string | null;
+
+  @ApiProperty({ description: 'Whether more events follow at once (read again without waiting)' })
+  has_more: boolean;
+}

@@ -1,0 +1,28 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { ApiEnvelope, ApiErrors } from '../common/openapi/api-responses.js';
+import { EventsMetaDto, HostEventDto } from './dto/event.dto.js';
+import { EventsQuery } from './dto/events.query.js';
+import { EventsService } from './events.service.js';
+
+@ApiTags('Events')
+@RequireScope('read')
+@Controller('events')
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Every change to the hosts, oldest first, on a cursor',
+    description:
+      'host_new (a host first found), host_gone (a scan no longer saw it), host_back (seen again), dns_changed ' +
+      '(its DNS answer changed; before and after carry both). Poll with `after` = meta.after: no change is ' +
+      'skipped or repeated, even one whose transaction commits late. Filters: type (a comma list), platform or domain.',
+  })
+  @ApiEnvelope(HostEventDto, { isArray: true, meta: EventsMetaDto })
+  @ApiErrors('invalid_domain', 'invalid_query', 'not_found')
+  list(@Query() query: EventsQuery) {
+    return this.events.list(query);
+  }
+}

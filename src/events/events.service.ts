@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import { envelope } from '../common/envelope.js';
+import { DomainsService } from '../domains/domains.service.js';
+import { StreamRepository } from '../stream/stream.repository.js';
+import type { HostEventDto } from './dto/event.dto.js';
+import { EVENT_TYPES, type EventsQuery, formatEventId, parseEventId } from './dto/events.query.js';
+import { type EventRow, EventsRepository } from './events.repository.js';
+
+/** An event row as the API shows it. */
+export const toEventDto = (row: EventRow): HostEventDto => ({
+  id: formatEventId({ ts: row.at, rank: row.rank, id: row.id }),
+  type: row.type,
+  host: row.host,
+  domain: row.domain,
+  platform: row.platform,
+  at: row.at,
+  before: row.before,
+  after: row.after,
+});
+
+/**
+ * GET /events: every change, oldest first, on a cursor. Like the stream, a page stops short of the horizon (the
+ * start of the oldest transaction that may still be writing), so a change committed late is never passed over.
+ */
+@Injectable()
+export class EventsService {
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly stream: StreamRepository,
+    private readonly domains: DomainsService,
+  ) {}
+
+  async list(query: EventsQuery) {
+    const after = query.after === undefined ? null : parseEventId(query.after);
+    if (query.after !== undefined && !after) {
+      throw ApiError.invalidQuery('after must be an event id (the id of an event of this feed)');
+    }
+    if (query.domain && query.platform) throw ApiError.invalidQuery('give domain or platform, not both');
+    const domainId = query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined;
+    const horizon = await this.stream.horizon();
+    const types = query.type ? [...new Set(query.type)] : EVENT_TYPES;
+    const found = await this.events.after(
+      after,
+      horizon.ts,
+      { types, platform: query.platform, domainId },
+      query.limit + 1,
+    );
+    const page = found.slice(0, query.limit).map(toEventDto);
+    return envelope(page, {
+      count: page.length,
+      limit: query.limit,
+      after: page.at(-1)?.id ?? query.after ?? null,
+      has_more: found.length > query.limit,
+    });
+  }
+}

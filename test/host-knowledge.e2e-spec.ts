@@ -1,0 +1,298 @@
+import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
+import { seedDomain } from './fixtures/data.js';
+import { LoopbackDns } from './fixtures/dns-server.js';
+import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
+import { NEVER, tickUntilIdle } from './fixtures/worker.js';
+import { upsertSeenHosts, writing } from '../src/scans/scan-store.repository.js';
+import { recordAnswers } from '../src/intel/host-dns.sql.js';
+
+type Event = {
+  id: string;
+  type: string;
+  host: string;
+  domain: string;
+  platform: string;
+  at: string;
+  before: unknown;
+  after: unknown;
+};
+
+const resolved = (a: string[], cname: string[] = [], aaaa: string[] = []) => ({
+  status: 'resolved' as const,
+  a,
+  aaaa,
+  cname,
+});
+/** A next scan far off: the domain is never scanned by another test's ticks. */
+const LATER = new Date(Date.now() + 365 * 86_400_000);
+const NXDOMAIN = { status: 'nxdomain', a: [], aaaa: [], cname: [] };
+
+describe('host knowledge: DNS answers, changes, the change feed and one host', () => {
+  let crt: LoopbackCrtsh;
+  let dns: LoopbackDns;
+  let t: TestApp;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    crt = await new LoopbackCrtsh().start();
+    dns = await new LoopbackDns().start();
+    t = await startTestApp({
+      WORKER: 'on',
+      WORKER_CRON: NEVER,
+      CRTSH_URL: crt.url,
+      SCAN_SOURCES: ['crtsh'],
+      RESOLVE: 'on',
+      DNS_SERVERS: [dns.address],
+      DNS_TIMEOUT_MS: 300,
+      SOURCE_ATTEMPTS: 1,
+    });
+    auth = bearer(await t.token(['read', 'write']));
+  });
+  afterAll(async () => {
+    await t.close();
+    await crt.close();
+    await dns.close();
+  });
+
+  /** Every event of a domain, walked page by page with `after`. */
+  async function walk(query: string, limit = 3): Promise<Event[]> {
+    const events: Event[] = [];
+    let after: string | null = null;
+    for (let pages = 0; pages < 200; pages++) {
+      const res = await t.get(`/events?${query}&limit=${limit}${after ? `&after=${after}` : ''}`, auth);
+      expect(res.status).toBe(200);
+      events.push(...(res.body.data as Event[]));
+      expect(res.body.meta.count).toBe(res.body.data.length);
+      after = res.body.meta.after;
+      if (!res.body.meta.has_more) return events;
+    }
+    throw new Error('the walk did not end');
+  }
+
+  const rescan = async (domain: string) => {
+    expect((await t.post('/scans', { domain }, auth)).status).toBe(202);
+    const outcomes = await tickUntilIdle(t);
+    expect(outcomes.at(-1)).toMatchObject({ status: 'success' });
+    return outcomes.at(-1);
+  };
+
+  /**
+   * A tracked domain of its own, scanned once: a.D with two A records (given unsorted) and one AAAA, b.D an alias
+   * through a chain of two CNAMEs, c.D an alias that dangles, d.D nothing (so never recorded).
+   */
+  async function scannedDomain(domain: string) {
+    await seedDomain(t, { domain, platform: 'hackerone' });
+    crt.names.set(
+      domain,
+      ['a', 'b', 'c', 'd'].map((l) => `${l}.${domain}`),
+    );
+    dns.records.set(`a.${domain}`, ['192.0.2.10', '192.0.2.2']);
+    dns.aaaa.set(`a.${domain}`, ['2001:db8::1']);
+    dns.cnames.set(`b.${domain}`, 'edge.cdn.test');
+    dns.cnames.set('edge.cdn.test', 'origin.cdn.test');
+    dns.records.set('origin.cdn.test', ['203.0.113.5']);
+    dns.cnames.set(`c.${domain}`, 'gone.cloud.test'); // dangles: the target does not exist
+    expect(await tickUntilIdle(t)).toMatchObject([{ status: 'success', new: 3 }]);
+  }
+
+  it('keeps each host’s answer (addresses sorted, the CNAME chain in order) and shows it on host rows', async () => {
+    await scannedDomain('know.test');
+
+    const rows = (await t.get('/domains/know.test/subdomains', auth)).body.data as { host: string; dns: object }[];
+    const dnsOf = Object.fromEntries(rows.map((r) => [r.host, r.dns]));
+    expect(Object.keys(dnsOf).sort()).toEqual(['a.know.test', 'b.know.test', 'c.know.test']);
+    expect(dnsOf['a.know.test']).toEqual({
+      ...resolved(['192.0.2.2', '192.0.2.10'], [], ['2001:db8::1']),
+      resolved_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+    });
+    expect(dnsOf['b.know.test']).toMatchObject(resolved(['203.0.113.5'], ['edge.cdn.test', 'origin.cdn.test']));
+    expect(dnsOf['c.know.test']).toMatchObject({ status: 'nxdomain', a: [], aaaa: [], cname: ['gone.cloud.test'] });
+
+    const search = (await t.get('/subdomains/search?q=a.know', auth)).body.data;
+    expect(search.map((r: { host: string; dns: object }) => [r.host, r.dns])).toEqual([
+      ['a.know.test', dnsOf['a.know.test']],
+    ]);
+    const feed = (await t.get('/subdomains/new', auth)).body.data as { host: string; dns: object }[];
+    expect(feed.find((r) => r.host === 'b.know.test')?.dns).toEqual(dnsOf['b.know.test']);
+
+    const events = await walk('domain=know.test');
+    expect(events.map((e) => [e.type, e.host, e.domain, e.platform]).sort()).toEqual([
+      ['host_new', 'a.know.test', 'know.test', 'hackerone'],
+      ['host_new', 'b.know.test', 'know.test', 'hackerone'],
+      ['host_new', 'c.know.test', 'know.test', 'hackerone'],
+    ]);
+  });
+
+  it('records a change of answer or status once, and nothing when the same answer comes again', async () => {
+    await scannedDomain('change.test');
+    const before = await walk('domain=change.test');
+    dns.records.set('a.change.test', ['198.51.100.7']); // new addresses
+    await rescan('change.test');
+    await rescan('change.test'); // the same answers again: nothing more
+
+    const changes = (await walk('domain=change.test')).slice(before.length);
+    expect(changes).toEqual([
+      {
+        id: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z_e\d+$/),
+        type: 'dns_changed',
+        host: 'a.change.test',
+        domain: 'change.test',
+        platform: 'hackerone',
+        at: expect.any(String),
+        before: resolved(['192.0.2.2', '192.0.2.10'], [], ['2001:db8::1']),
+        after: resolved(['198.51.100.7'], [], ['2001:db8::1']),
+      },
+    ]);
+  });
+
+  it('records a host that stops resolving as dns_changed and host_gone, and its return as host_back', async () => {
+    await scannedDomain('gone.test');
+    const before = await walk('domain=gone.test');
+    dns.records.delete('a.gone.test');
+    dns.aaaa.delete('a.gone.test');
+    await rescan('gone.test');
+    dns.records.set('a.gone.test', ['198.51.100.7']);
+    await rescan('gone.test');
+
+    const changes = (await walk('domain=gone.test', 2)).slice(before.length);
+    expect(changes.map((e) => [e.type, e.host, e.before, e.after])).toEqual([
+      ['dns_changed', 'a.gone.test', resolved(['192.0.2.2', '192.0.2.10'], [], ['2001:db8::1']), NXDOMAIN],
+      ['host_gone', 'a.gone.test', null, null],
+      ['host_back', 'a.gone.test', null, null],
+      ['dns_changed', 'a.gone.test', NXDOMAIN, resolved(['198.51.100.7'])],
+    ]);
+    // The feed's order is the ids' order, and the type filter keeps the same ids.
+    const gone = await walk('domain=gone.test&type=host_gone,host_back', 1);
+    expect(gone.map((e) => e.id)).toEqual(changes.filter((e) => e.type.startsWith('host_')).map((e) => e.id));
+  });
+
+  it('records a server failure as servfail, and keeps the last answer through a timeout', async () => {
+    await scannedDomain('flaky.test');
+    const before = await walk('domain=flaky.test&type=dns_changed');
+    dns.servfail = true;
+    await rescan('flaky.test');
+    dns.servfail = false;
+    const servfail = (await walk('domain=flaky.test&type=dns_changed')).slice(before.length);
+    expect(servfail.map((e) => [e.host, (e.after as { status: string }).status]).sort()).toEqual([
+      ['a.flaky.test', 'servfail'],
+      ['b.flaky.test', 'servfail'],
+      ['c.flaky.test', 'servfail'],
+    ]);
+    await rescan('flaky.test'); // answers again: three changes back
+
+    const settled = await walk('domain=flaky.test');
+    dns.delayMs = 1500; // past DNS_TIMEOUT_MS and its retry: every lookup times out
+    try {
+      await rescan('flaky.test');
+    } finally {
+      dns.delayMs = 0;
+    }
+    expect(await walk('domain=flaky.test')).toEqual(settled);
+    const a = (await t.get('/hosts/a.flaky.test', auth)).body.data;
+    expect(a.dns).toMatchObject(resolved(['192.0.2.2', '192.0.2.10'], [], ['2001:db8::1']));
+    expect(a.is_active).toBe(true);
+  });
+
+  it('GET /hosts/{host} shows one host, its answer, and its history newest first back to its arrival', async () => {
+    await scannedDomain('one.test');
+    dns.records.set('a.one.test', ['198.51.100.7']);
+    await rescan('one.test');
+    dns.records.delete('a.one.test');
+    dns.aaaa.delete('a.one.test');
+    await rescan('one.test');
+    const res = await t.get('/hosts/a.one.test', auth);
+    expect(res.status).toBe(200);
+    const host = res.body.data;
+    expect(host).toMatchObject({
+      host: 'a.one.test',
+      domain: 'one.test',
+      platform: 'hackerone',
+      is_active: false,
+      sources: ['crtsh'],
+      dns: NXDOMAIN,
+    });
+    const all = (await walk('domain=one.test')).filter((e) => e.host === 'a.one.test');
+    expect(host.history).toEqual([...all].reverse());
+    expect(host.history.map((e: Event) => e.type)).toEqual(['host_gone', 'dns_changed', 'dns_changed', 'host_new']);
+    expect(host.history.at(-1)).toMatchObject({ type: 'host_new', at: host.first_seen_at, before: null, after: null });
+  });
+
+  it('answers bad requests with the contract’s errors', async () => {
+    expectError(await t.get('/events?after=2026-01-01T00:00:00Z', auth), 400, 'invalid_query');
+    expectError(await t.get('/events?after=2026-01-01T00:00:00.000000Z_x1', auth), 400, 'invalid_query');
+    expectError(await t.get('/events?after=2026-02-30T00:00:00.000000Z_e1', auth), 400, 'invalid_query');
+    expectError(await t.get('/events?type=host_new,bogus', auth), 400, 'invalid_query');
+    expectError(await t.get('/events?type=', auth), 400, 'invalid_query');
+    expectError(await t.get('/events?limit=0', auth), 400, 'invalid_query');
+    expectError(await t.get('/events?domain=Not_A_Domain', auth), 400, 'invalid_domain');
+    expectError(await t.get('/events?domain=unknown.test', auth), 404, 'not_found');
+    expectError(await t.get('/events?domain=unknown.test&platform=hackerone', auth), 400, 'invalid_query');
+    expectError(await t.get('/events?platform=nosuch', auth), 400, 'invalid_query');
+    expectError(await t.get('/events'), 401, 'missing_token');
+    expectError(await t.get('/hosts/missing.unknown.test', auth), 404, 'not_found');
+    expectError(await t.get('/hosts/Bad..Name', auth), 400, 'invalid_domain');
+    expectError(await t.get(`/hosts/${'a'.repeat(64)}.unknown.test`, auth), 400, 'invalid_domain');
+    const clamped = await t.get('/events?limit=5000', auth);
+    expect(clamped.status).toBe(200);
+    expect(clamped.body.meta.limit).toBe(1000);
+    await seedDomain(t, { domain: 'quiet.test', nextScanAt: LATER });
+    const empty = await t.get('/events?domain=quiet.test&after=9999-01-01T00:00:00.000000Z_e1', auth);
+    expect(empty.body).toEqual({
+      data: [],
+      meta: { count: 0, limit: 100, after: '9999-01-01T00:00:00.000000Z_e1', has_more: false },
+    });
+  });
+
+  it('a walk of /events under concurrent writers skips and repeats nothing', async () => {
+    const domain = await seedDomain(t, { domain: 'busy.test', platform: 'bugcrowd', nextScanAt: LATER });
+    const writers = Array.from({ length: 4 }, async (_, w) => {
+      for (let i = 0; i < 12; i++) {
+        await t.dataSource.transaction(async (m) => {
+          await writing(m);
+          const names = [`w${w}-${i}.busy.test`, `w${w}-${i}b.busy.test`];
+          await upsertSeenHosts(m, domain.id, `SELECT unnest($2::text[]) AS host, 2 AS sources`, [names]);
+          await recordAnswers(
+            m,
+            domain.id,
+            [`w${w}-0.busy.test`, ...names].map((host) => ({ host, ...resolved([`192.0.2.${i + 1}`]) })),
+          );
+          // A transaction that commits late: the walk must wait for it rather than pass it.
+          if (t.databaseUrl) await m.query(`SELECT pg_sleep($1)`, [Math.random() * 0.05]);
+        });
+      }
+    });
+    const seen: Event[] = [];
+    let after: string | null = null;
+    let done = false;
+    const finished = Promise.all(writers).then(() => (done = true));
+    for (let polls = 0; polls < 2000; polls++) {
+      const wasDone = done;
+      const res = await t.get(`/events?domain=busy.test&limit=7${after ? `&after=${after}` : ''}`, auth);
+      expect(res.status).toBe(200);
+      seen.push(...(res.body.data as Event[]));
+      after = res.body.meta.after;
+      if (wasDone && !res.body.meta.has_more) break;
+    }
+    await finished;
+    const ids = seen.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const [{ hosts, changes }] = await t.dataSource.query(
+      `SELECT (SELECT count(*) FROM hosts WHERE domain_id = $1)::int AS hosts,
+              (SELECT count(*) FROM host_events WHERE domain_id = $1)::int AS changes`,
+      [domain.id],
+    );
+    expect(hosts).toBe(96);
+    expect(changes).toBeGreaterThan(0);
+    expect(seen.filter((e) => e.type === 'host_new')).toHaveLength(hosts);
+    expect(seen.filter((e) => e.type === 'dns_changed')).toHaveLength(changes);
+    expect([...ids].sort(byPosition)).toEqual(ids);
+  });
+});
+
+/** Event ids in feed order: the instant, then arrivals (n) before other changes (e), then the id as a number. */
+function byPosition(x: string, y: string): number {
+  const parse = (id: string) => /^(.*)_([ne])(\d+)$/.exec(id)!.slice(1);
+  const [ax, kx, nx] = parse(x);
+  const [ay, ky, ny] = parse(y);
+  return ax !== ay ? (ax < ay ? -1 : 1) : kx !== ky ? (kx === 'n' ? -1 : 1) : Number(nx) - Number(ny);
+}
