@@ -18,7 +18,7 @@ import { LoopbackCtLog, LoopbackStaticLog } from './fixtures/ct-log.js';
 import { seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
-import { NEVER, crtshWorker, scanThroughApi } from './fixtures/worker.js';
+import { NEVER, crtshWorker, ctWorker, scanThroughApi } from './fixtures/worker.js';
 
 interface HostRow {
   host: string;
@@ -392,11 +392,7 @@ describe("webhooks of the follower's hosts", () => {
     log = await new LoopbackCtLog().start();
     receiver = await new Receiver().start();
     t = await startTestApp({
-      WORKER: 'on',
-      WORKER_CRON: NEVER,
-      CT_LOGS: [log.url],
-      CT_START: 'start',
-      CT_POLL_SECONDS: 1,
+      ...ctWorker(log),
       CT_WEBHOOK_GATHER_SECONDS: 3,
     });
     await seedDomain(t, { domain: 'example.com', platform: 'hackerone' });

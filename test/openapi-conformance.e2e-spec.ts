@@ -155,7 +155,7 @@ const CASES: Record<string, Case[]> = {
   ],
   'GET /events': [
     { status: 200, path: '/events?limit=2' },
-    { status: 200, path: '/events?type=dns_changed,host_gone&domain=example.com' },
+    { status: 200, path: '/events?type=dns_changed,host_gone,takeover_candidate&domain=example.com' },
     { status: 200, path: '/events?platform=hackerone&after=2020-01-01T00:00:00.000000Z_e1' },
     { status: 400, path: '/events?after=yesterday' },
     { status: 400, path: '/events?type=nope' },
@@ -228,14 +228,22 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
     // A kept DNS answer, a change of it and a host gone: the rows and events that carry every field.
     await t.dataSource.query(
       `WITH h AS (SELECT id, host, domain_id FROM hosts)
-       , dns AS (INSERT INTO host_dns (host_id, status, a, aaaa, cname)
-                 SELECT id, 'resolved', '{192.0.2.1}', '{2001:db8::1}', '{edge.cdn.example}' FROM h
-                  WHERE host = 'api.example.com')
+       , dns AS (INSERT INTO host_dns (host_id, status, a, aaaa, cname, takeover)
+                 SELECT id, 'resolved', '{192.0.2.1}'::text[], '{2001:db8::1}'::text[], '{edge.cdn.example}'::text[],
+                        NULL::jsonb FROM h
+                  WHERE host = 'api.example.com'
+                 UNION ALL
+                 SELECT id, 'nxdomain', '{}', '{}', '{old-shop.azurewebsites.net}',
+                        '{"service":"Microsoft Azure","status":"Vulnerable","evidence":"NXDOMAIN","vulnerable":true}'::jsonb
+                   FROM h WHERE host = 'old.example.com')
        INSERT INTO host_events (type, host_id, domain_id, before, after)
        SELECT 'dns_changed', id, domain_id, '{"status":"nxdomain","a":[],"aaaa":[],"cname":[]}'::jsonb,
               '{"status":"resolved","a":["192.0.2.1"],"aaaa":["2001:db8::1"],"cname":["edge.cdn.example"]}'::jsonb
          FROM h WHERE host = 'api.example.com'
-       UNION ALL SELECT 'host_gone', id, domain_id, NULL, NULL FROM h WHERE host = 'old.example.com'`,
+       UNION ALL SELECT 'host_gone', id, domain_id, NULL, NULL FROM h WHERE host = 'old.example.com'
+       UNION ALL SELECT 'takeover_candidate', id, domain_id, NULL,
+                        '{"service":"Microsoft Azure","status":"Vulnerable","evidence":"NXDOMAIN"}'::jsonb
+                   FROM h WHERE host = 'old.example.com'`,
     );
     keys = { read: await t.token(['read']), write: await t.token(['write']) };
     doc = (await t.get('/openapi.json')).body;

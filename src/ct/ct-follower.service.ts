@@ -1,3 +1,4 @@
+import { HostResolver } from '../intel/host-resolver.service.js';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { readPathOrUrl } from '../common/http/bounded-fetch.js';
 import { newWorkerId, thisHostWorkers, workerAlive } from '../common/worker-id.js';
@@ -47,6 +48,7 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly logs: CtLogsRepository,
     private readonly signal: NewHostSignal,
     private readonly metrics: Metrics,
+    private readonly resolver: HostResolver,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -207,6 +209,7 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
         [...found.values()].reduce((n, hosts) => n + hosts.length, 0),
       );
       for (const domainId of gained) await this.signal.publish(domainId);
+      for (const [domainId, hosts] of found) this.resolver.enqueue(domainId, hosts);
     }
     return position;
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IntelModule } from '../intel/intel.module.js';
 import { CtController } from './ct.controller.js';
 import { CtFollower } from './ct-follower.service.js';
 import { CtLogsRepository } from './ct-logs.repository.js';
@@ -14,6 +15,7 @@ export class CtModule {}
 
 /** The follower itself: imported by processes that run the worker (WORKER=on). */
 @Module({
+  imports: [IntelModule],
   providers: [CtLogsRepository, CtFollower],
 })
 export class CtFollowerModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isoSql, Params, rows, type Statement } from '../database/sql.js';
-import type { DnsAnswerDto } from '../intel/dto/dns.dto.js';
+import type { DnsAnswerDto, TakeoverDto } from '../intel/dto/dns.dto.js';
 import type { EventPosition, EventType } from './dto/events.query.js';
 
 export interface EventFilter {
@@ -20,7 +20,7 @@ export interface EventRow {
   domain: string;
   platform: string;
   before: DnsAnswerDto | null;
-  after: DnsAnswerDto | null;
+  after: DnsAnswerDto | TakeoverDto | null;
 }
 
 /**

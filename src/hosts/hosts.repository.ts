@@ -17,7 +17,7 @@ import {
 } from '../database/sql.js';
 import type { DomainNewHostDto, FeedHostDto, PlatformHostDto, SearchHostDto } from './dto/host.dto.js';
 import type { HostFilter } from './dto/host-queries.js';
-import type { HostDnsDto } from '../intel/dto/dns.dto.js';
+import type { HostDnsDto, TakeoverDto } from '../intel/dto/dns.dto.js';
 
 export interface HostDetailRow {
   id: string;
@@ -29,6 +29,7 @@ export interface HostDetailRow {
   is_active: boolean;
   sources: string[];
   dns: HostDnsDto | null;
+  takeover: TakeoverDto | null;
 }
 
 export interface FeedPosition {

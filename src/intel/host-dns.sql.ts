@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
 import type { DnsAnswer } from './dns-answer.js';
+import { takeoverByDns } from './takeover.js';
 
 /** A host's answer as the liveness phase hands it over. */
 export interface HostAnswer extends DnsAnswer {
@@ -17,47 +18,57 @@ const answerJson = (alias: string) =>
  * one statement: hosts not recorded (a new name that did not resolve) are passed over, an answer that differs from
  * the kept one in status or in any record set raises a dns_changed event with both, and the same answer again
  * changes nothing but resolved_at. A timeout is no answer: it never replaces one that was kept, and raises
- * nothing. A host named twice keeps one of its answers. Returns how many hosts' answers changed.
+ * nothing. An alias chain that dangles onto a service of the takeover list is kept as `takeover`, and raises a
+ * takeover_candidate event when the service is one the list marks vulnerable and the host was not already so
+ * flagged. A host named twice keeps one of its answers. Returns how many events were raised.
  */
 export async function recordAnswers(m: EntityManager, domainId: number, answers: HostAnswer[]): Promise<number> {
   if (answers.length === 0) return 0;
+  const input = answers.map((a) => ({ ...a, takeover: takeoverByDns(a) }));
   const [{ changed }] = await rows<{ changed: number }>(
     m,
     `WITH input AS (
-       SELECT DISTINCT ON (h.id) h.id AS host_id, i.status, i.a, i.aaaa, i.cname
-         FROM jsonb_to_recordset($2::jsonb) AS i(host text, status text, a text[], aaaa text[], cname text[])
+       SELECT DISTINCT ON (h.id) h.id AS host_id, i.status, i.a, i.aaaa, i.cname, i.takeover
+         FROM jsonb_to_recordset($2::jsonb)
+              AS i(host text, status text, a text[], aaaa text[], cname text[], takeover jsonb)
          JOIN hosts h ON h.domain_id = $1 AND h.host = i.host
      ), compared AS (
        SELECT i.*, k.host_id IS NOT NULL AS kept,
               (k.status, k.a, k.aaaa, k.cname) IS DISTINCT FROM (i.status, i.a, i.aaaa, i.cname) AS differs,
+              coalesce((i.takeover ->> 'vulnerable')::boolean, false)
+                AND k.takeover IS DISTINCT FROM i.takeover AS candidate,
               ${answerJson('k')} AS before, ${answerJson('i')} AS after
          FROM input i LEFT JOIN host_dns k ON k.host_id = i.host_id
         WHERE NOT (i.status = 'timeout' AND k.host_id IS NOT NULL)
      ), events AS (
        INSERT INTO host_events (type, host_id, domain_id, before, after)
        SELECT 'dns_changed', host_id, $1, before, after FROM compared WHERE kept AND differs
+       UNION ALL
+       SELECT 'takeover_candidate', host_id, $1, NULL, takeover - 'vulnerable' FROM compared WHERE candidate
        RETURNING 1
      ), kept AS (
-       INSERT INTO host_dns (host_id, status, a, aaaa, cname)
-       SELECT host_id, status, a, aaaa, cname FROM compared
+       INSERT INTO host_dns (host_id, status, a, aaaa, cname, takeover)
+       SELECT host_id, status, a, aaaa, cname, takeover FROM compared
        ON CONFLICT (host_id) DO UPDATE
          SET status = excluded.status, a = excluded.a, aaaa = excluded.aaaa, cname = excluded.cname,
-             resolved_at = now(),
+             takeover = excluded.takeover, resolved_at = now(),
              changed_at = CASE WHEN (host_dns.status, host_dns.a, host_dns.aaaa, host_dns.cname)
                                     IS DISTINCT FROM (excluded.status, excluded.a, excluded.aaaa, excluded.cname)
                                THEN now() ELSE host_dns.changed_at END
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM events)::int AS changed, (SELECT count(*) FROM kept)::int AS kept`,
-    [domainId, JSON.stringify(answers)],
+    [domainId, JSON.stringify(input)],
   );
   return changed;
 }
 
 /**
- * A host row's `dns` (null when never resolved) as a select expression: one primary-key read of host_dns per row
- * of the page, so a list's own plan is not changed by it.
+ * A host row's `dns` (null when never resolved) and `takeover` (null unless its alias dangles onto a listed
+ * service) as select expressions: primary-key reads of host_dns per row of the page, so a list's own plan is not
+ * changed by them.
  */
 export const dnsSql = (host = 'h') =>
   `(SELECT ${answerJson('hd')} || jsonb_build_object('resolved_at', ${isoSql('hd.resolved_at')})
-      FROM host_dns hd WHERE hd.host_id = ${host}.id) AS dns`;
+      FROM host_dns hd WHERE hd.host_id = ${host}.id) AS dns,
+   (SELECT hd.takeover - 'vulnerable' FROM host_dns hd WHERE hd.host_id = ${host}.id) AS takeover`;

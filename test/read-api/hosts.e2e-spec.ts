@@ -51,6 +51,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
         is_active: true,
         sources: ['ct', 'crtsh', 'dns'], // always in this order
         dns: null, // never resolved
+        takeover: null,
       });
       expect(res.body.data.find((h: { host: string }) => h.host === 'old.acme.com').sources).toEqual([]);
     });
@@ -92,7 +93,14 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
       expect(hostsOf(res.body)).toEqual(['new1.acme.com', 'new2.acme.com']);
       expect(res.body.meta).toEqual({ since: expect.any(String), count: 2, limit: 500 });
       expect(Math.abs(Date.parse(res.body.meta.since) - hoursAgo(24).getTime())).toBeLessThan(60_000);
-      expect(Object.keys(res.body.data[0]).sort()).toEqual(['dns', 'first_seen_at', 'host', 'id', 'sources']);
+      expect(Object.keys(res.body.data[0]).sort()).toEqual([
+        'dns',
+        'first_seen_at',
+        'host',
+        'id',
+        'sources',
+        'takeover',
+      ]);
       expect(res.body.data.map((h: { sources: string[] }) => h.sources)).toEqual([['ct', 'crtsh', 'dns'], ['command']]);
     });
 
@@ -151,6 +159,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
           is_active: true,
           sources: ['ct'],
           dns: null,
+          takeover: null,
         },
       ]);
       expect(res.body.meta).toEqual({ q: 'API', limit: 100, offset: 0 });

@@ -1,7 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { DNS_DESCRIPTION, DnsAnswerDto } from '../../intel/dto/dns.dto.js';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { DNS_DESCRIPTION, DnsAnswerDto, TakeoverDto } from '../../intel/dto/dns.dto.js';
 import { EVENT_TYPES, type EventType } from './events.query.js';
 
+@ApiExtraModels(DnsAnswerDto, TakeoverDto)
 export class HostEventDto {
   @ApiProperty({
     description: 'Event id: pass it as `after` to read on from here',
@@ -25,11 +26,13 @@ export class HostEventDto {
   before: DnsAnswerDto | null;
 
   @ApiPropertyOptional({
-    type: DnsAnswerDto,
+    oneOf: [{ $ref: getSchemaPath(DnsAnswerDto) }, { $ref: getSchemaPath(TakeoverDto) }],
     nullable: true,
-    description: 'What is kept after the change (dns_changed); null for the other types',
+    description:
+      'What is kept after the change: dns_changed, the new DNS answer; takeover_candidate, the service, the ' +
+      "list's verdict and the evidence; null for the other types",
   })
-  after: DnsAnswerDto | null;
+  after: DnsAnswerDto | TakeoverDto | null;
 }
 
 export class EventsMetaDto {

@@ -1,6 +1,6 @@
 import { HOST_SOURCES, type HostSource } from '../host-sources.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { HostDnsDto } from '../../intel/dto/dns.dto.js';
+import { HostDnsDto, TakeoverDto } from '../../intel/dto/dns.dto.js';
 import { HostEventDto } from '../../events/dto/event.dto.js';
 
 /** How many of a host's changes GET /hosts/{host} shows. */
@@ -31,6 +31,13 @@ const DNS = {
     'What the host resolved to when last asked (with RESOLVE=on): status, A and AAAA addresses, the CNAME chain, ' +
     'resolved_at. null when it was never resolved.',
 } as const;
+const TAKEOVER = {
+  type: TakeoverDto,
+  nullable: true,
+  description:
+    "Set when the host's CNAME chain dangles onto a service of the takeover list (NXDOMAIN): the service, the " +
+    "list's verdict and the evidence. null otherwise.",
+} as const;
 
 /** A host in a per-domain list. */
 export class DomainHostDto {
@@ -40,6 +47,7 @@ export class DomainHostDto {
   @ApiProperty(ACTIVE) is_active: boolean;
   @ApiProperty(SOURCES) sources: HostSource[];
   @ApiProperty(DNS) dns: HostDnsDto | null;
+  @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
 }
 
 /** A host in a per-domain new-host window. */
@@ -49,6 +57,7 @@ export class DomainNewHostDto {
   @ApiProperty(FIRST_SEEN) first_seen_at: string;
   @ApiProperty(SOURCES) sources: HostSource[];
   @ApiProperty(DNS) dns: HostDnsDto | null;
+  @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
 }
 
 /** A host in the cross-program feeds (new hosts, platform new hosts). */
@@ -59,6 +68,7 @@ export class FeedHostDto {
   @ApiProperty(FIRST_SEEN) first_seen_at: string;
   @ApiProperty(SOURCES) sources: HostSource[];
   @ApiProperty(DNS) dns: HostDnsDto | null;
+  @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
 }
 
 /** A search hit. */
@@ -70,6 +80,7 @@ export class SearchHostDto {
   @ApiProperty(ACTIVE) is_active: boolean;
   @ApiProperty(SOURCES) sources: HostSource[];
   @ApiProperty(DNS) dns: HostDnsDto | null;
+  @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
 }
 
 /** A host in the platform bulk feed. */
@@ -131,6 +142,7 @@ export class HostDetailDto {
   @ApiProperty(ACTIVE) is_active: boolean;
   @ApiProperty(SOURCES) sources: HostSource[];
   @ApiProperty(DNS) dns: HostDnsDto | null;
+  @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
 
   @ApiProperty({
     type: HostEventDto,

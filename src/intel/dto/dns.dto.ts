@@ -17,3 +17,16 @@ export class HostDnsDto extends DnsAnswerDto {
   @ApiProperty({ type: 'string', format: 'date-time', description: 'When it was last asked (UTC)' })
   resolved_at: string;
 }
+
+/** A takeover candidate: the service the host's alias chain dangles onto, the list's verdict, and the evidence. */
+export class TakeoverDto {
+  @ApiProperty({ example: 'Microsoft Azure' }) service: string;
+
+  @ApiProperty({
+    description: 'The verdict of the "Can I take over XYZ?" list for the service: Vulnerable, Edge case, …',
+    example: 'Vulnerable',
+  })
+  status: string;
+
+  @ApiProperty({ description: 'What matched: NXDOMAIN (the alias dangles)', example: 'NXDOMAIN' }) evidence: string;
+}

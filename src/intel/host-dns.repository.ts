@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { rows } from '../database/sql.js';
+import { writing } from '../scans/scan-store.repository.js';
+import { type HostAnswer, recordAnswers } from './host-dns.sql.js';
+
+@Injectable()
+export class HostDnsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Of these names of a domain, the recorded hosts that have no DNS answer yet (hosts_domain_host_key). */
+  async neverResolved(domainId: number, hosts: string[]): Promise<string[]> {
+    const found = await rows<{ host: string }>(
+      this.db,
+      `SELECT h.host FROM hosts h
+        WHERE h.domain_id = $1 AND h.host = ANY($2::text[])
+          AND NOT EXISTS (SELECT 1 FROM host_dns d WHERE d.host_id = h.id)`,
+      [domainId, hosts],
+    );
+    return found.map((r) => r.host);
+  }
+
+  /** Keeps answers in a transaction of their own (see recordAnswers). */
+  async record(domainId: number, answers: HostAnswer[]): Promise<void> {
+    if (answers.length === 0) return;
+    await this.db.transaction(async (m) => {
+      await writing(m);
+      await recordAnswers(m, domainId, answers);
+    });
+  }
+}

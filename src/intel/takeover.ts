@@ -1,0 +1,42 @@
+import type { DnsAnswer } from './dns-answer.js';
+import { TAKEOVER_FINGERPRINTS, type TakeoverFingerprint } from './takeover-fingerprints.js';
+
+/** A host whose alias points at a service that may let someone else claim the name. */
+export interface Takeover {
+  service: string;
+  /** The list's verdict for the service: Vulnerable, Edge case, Not vulnerable… */
+  status: string;
+  /** What matched: NXDOMAIN (the alias dangles), or the service's error-page text. */
+  evidence: string;
+  /** Only a service the list marks vulnerable raises the takeover_candidate change. */
+  vulnerable: boolean;
+}
+
+/** CNAME suffix → the fingerprints of services it points at; a suffix is matched label by label from the right. */
+const BY_SUFFIX = new Map<string, TakeoverFingerprint[]>();
+for (const fingerprint of TAKEOVER_FINGERPRINTS) {
+  for (const suffix of new Set(fingerprint.cname.map((c) => c.toLowerCase()))) {
+    BY_SUFFIX.set(suffix, [...(BY_SUFFIX.get(suffix) ?? []), fingerprint]);
+  }
+}
+
+/** The services an alias name points at: those with a CNAME suffix that the name is or ends with. */
+function servicesOf(name: string): TakeoverFingerprint[] {
+  const labels = name.split('.');
+  const found: TakeoverFingerprint[] = [];
+  for (let i = 0; i < labels.length - 1; i++) found.push(...(BY_SUFFIX.get(labels.slice(i).join('.')) ?? []));
+  return found;
+}
+
+/**
+ * A takeover candidate by DNS alone: the host's alias chain reaches a listed service whose evidence is NXDOMAIN,
+ * and the chain does end in NXDOMAIN. Services whose evidence is their error page need the HTTP probe.
+ */
+export function takeoverByDns(answer: DnsAnswer): Takeover | null {
+  if (answer.status !== 'nxdomain' || answer.cname.length === 0) return null;
+  const services = answer.cname.flatMap(servicesOf).filter((f) => f.nxdomain);
+  if (services.length === 0) return null;
+  // A vulnerable verdict wins over an edge case for the same alias.
+  const pick = services.find((f) => f.vulnerable) ?? services[0];
+  return { service: pick.service, status: pick.status, evidence: 'NXDOMAIN', vulnerable: pick.vulnerable };
+}
