@@ -7,8 +7,9 @@
 //     and its ratio to the floor; the service's RSS over the follow;
 //   - latency: certificates appended one at a time to the caught-up log, each naming a new host, until the host is
 //     in the database (and so in /subdomains/new and on the stream); CT_POLL_SECONDS is 1;
-//   - with CT_BENCH_FOLLOW_SECONDS (600 in `npm run bench`): RSS over a long follow of a log growing at
-//     CT_BENCH_RATE (1,500) entries a second.
+//   - with CT_BENCH_FOLLOW_SECONDS (720 in `npm run bench`: 2 minutes of warm-up, then 10): RSS over a long
+//     follow of a log growing at CT_BENCH_RATE (1,500) entries a second, flat when its late trough is within 10 %
+//     of its early one.
 // Usage: npm run build && node bench/ct-follow.mjs
 import { fork } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -128,14 +129,27 @@ if (followSeconds > 0) {
   }
   const lowOf = (from, to) => Math.min(...samples.filter((x) => x.s >= from && x.s < to).map((x) => x.rss)) / 2 ** 20;
   const [{ lag }] = await db.ds.query(`SELECT (tree_size - position)::int AS lag FROM ct_logs`);
+  // RSS is a sawtooth (V8 collects the old generation now and then), so troughs are compared, as in the soak:
+  // after WARM_UP seconds of warm-up, the lowest RSS of the last two minutes against the lowest of the two
+  // minutes after the warm-up. Growth would lift the later trough; flat means within 10 %.
+  const warmUp = Math.min(120, followSeconds / 4);
+  const early = lowOf(warmUp, warmUp + 120);
+  const late = lowOf(followSeconds - 120, followSeconds + 10);
   soak = {
     seconds: followSeconds,
     rate,
     entries_followed: (await position()) - startPosition,
     lag_at_end: lag,
+    warm_up_seconds: warmUp,
     rss_mb_first_minute_low: Math.round(lowOf(0, 60)),
-    rss_mb_last_minute_low: Math.round(lowOf(followSeconds - 60, followSeconds + 10)),
+    rss_mb_low_after_warm_up: Math.round(early),
+    rss_mb_low_last_two_minutes: Math.round(late),
+    late_to_early: Number((late / early).toFixed(3)),
+    flat: late <= 1.1 * early,
     rss_mb_peak: Math.round(Math.max(...samples.map((x) => x.rss)) / 2 ** 20),
+    rss_mb_minute_lows: Array.from({ length: Math.ceil(followSeconds / 60) }, (_, m) =>
+      Math.round(lowOf(m * 60, m * 60 + 60)),
+    ),
   };
   console.log('long follow', soak);
 }
