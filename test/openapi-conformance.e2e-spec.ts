@@ -155,7 +155,7 @@ const CASES: Record<string, Case[]> = {
   ],
   'GET /events': [
     { status: 200, path: '/events?limit=2' },
-    { status: 200, path: '/events?type=dns_changed,host_gone,takeover_candidate&domain=example.com' },
+    { status: 200, path: '/events?type=dns_changed,http_changed,host_gone,takeover_candidate&domain=example.com' },
     { status: 200, path: '/events?platform=hackerone&after=2020-01-01T00:00:00.000000Z_e1' },
     { status: 400, path: '/events?after=yesterday' },
     { status: 400, path: '/events?type=nope' },
@@ -166,6 +166,7 @@ const CASES: Record<string, Case[]> = {
   'GET /hosts/{host}': [
     { status: 200, path: '/hosts/api.example.com' },
     { status: 200, path: '/hosts/old.example.com' },
+    { status: 200, path: '/hosts/www.example.com' },
     { status: 400, path: '/hosts/Not..A.Host' },
     { status: 401, path: '/hosts/api.example.com', key: 'none' },
     { status: 404, path: '/hosts/missing.example.com' },
@@ -241,9 +242,21 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
               '{"status":"resolved","a":["192.0.2.1"],"aaaa":["2001:db8::1"],"cname":["edge.cdn.example"]}'::jsonb
          FROM h WHERE host = 'api.example.com'
        UNION ALL SELECT 'host_gone', id, domain_id, NULL, NULL FROM h WHERE host = 'old.example.com'
+       UNION ALL SELECT 'http_changed', id, domain_id,
+                        '{"listening":false,"scheme":null,"port":null,"status":null,"title":null}'::jsonb,
+                        '{"listening":true,"scheme":"https","port":443,"status":200,"title":"API"}'::jsonb
+                   FROM h WHERE host = 'api.example.com'
        UNION ALL SELECT 'takeover_candidate', id, domain_id, NULL,
                         '{"service":"Microsoft Azure","status":"Vulnerable","evidence":"NXDOMAIN"}'::jsonb
                    FROM h WHERE host = 'old.example.com'`,
+    );
+    await t.dataSource.query(
+      `INSERT INTO host_http (host_id, listening, scheme, port, status, final_url, title, server, content_length,
+                              tls_subject, tls_issuer, tls_not_after)
+       SELECT id, true, 'https', 443, 200, 'https://api.example.com/', 'API', 'nginx', 1234, 'CN=api.example.com',
+              'CN=Test CA', now() + interval '30 days' FROM hosts WHERE host = 'api.example.com'
+       UNION ALL
+       SELECT id, false, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM hosts WHERE host = 'www.example.com'`,
     );
     keys = { read: await t.token(['read']), write: await t.token(['write']) };
     doc = (await t.get('/openapi.json')).body;

@@ -15,28 +15,8 @@ import {
 } from 'class-validator';
 import { CronTime } from 'cron';
 import { EnvVar, envVarDocs } from './env-var.decorator.js';
-
-const toInt = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-const toLower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
-/** An on/off switch: documented like every variable, case-insensitive, only on or off. */
-function OnOffVar(description: string, defaultValue: OnOff): PropertyDecorator {
-  const decorators = [EnvVar(description, defaultValue), Transform(toLower), IsIn(['on', 'off'])];
-  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
-}
-
-/** A comma list whose items keep their case (URLs, environment variable names). */
-const toCaseList = ({ value }: { value: unknown }) =>
-  typeof value === 'string'
-    ? value
-        .split(',')
-        .map((v) => v.trim())
-        .filter(Boolean)
-    : value;
-
-/** A comma list, lower-cased. */
-const toList = ({ value }: { value: unknown }) =>
-  toCaseList({ value: typeof value === 'string' ? value.toLowerCase() : value });
+import { OnOffVar, toCaseList, toInt, toList, toLower } from './env-transforms.js';
+import { ProbeEnvironment } from './probe.environment.js';
 
 function isCronExpression(value: unknown): boolean {
   if (typeof value !== 'string' || !/^\S+(\s+\S+){4,5}$/.test(value.trim())) return false;
@@ -51,15 +31,17 @@ function isCronExpression(value: unknown): boolean {
 export const SCAN_SOURCE_NAMES = ['crtsh', 'dns', 'command'] as const;
 export type ScanSourceName = (typeof SCAN_SOURCE_NAMES)[number];
 
+export type { OnOff } from './env-transforms.js';
+import type { OnOff } from './env-transforms.js';
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-export type OnOff = 'on' | 'off';
 
 /**
  * Every environment variable the service reads. Read once at start; a bad value stops the process
  * with one line naming the variable. The README's configuration table is checked against this class.
  */
-export class Environment {
+export class Environment extends ProbeEnvironment {
   @EnvVar('TCP port the HTTP API listens on.', '3000')
   @Transform(toInt)
   @Min(0)

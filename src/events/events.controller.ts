@@ -17,8 +17,9 @@ export class EventsController {
     summary: 'Every change to the hosts, oldest first, on a cursor',
     description:
       'host_new (a host first found), host_gone (a scan no longer saw it), host_back (seen again), dns_changed ' +
-      '(its DNS answer changed; before and after carry both), takeover_candidate (its alias dangles onto a ' +
-      'service the takeover list marks vulnerable; after names it). Poll with `after` = meta.after: no change is ' +
+      '(its DNS answer changed; before and after carry both), http_changed (the probe of its web server changed ' +
+      'in listening, status or title), takeover_candidate (its alias points at a service the takeover list marks ' +
+      'vulnerable, shown unclaimed; after names it). Poll with `after` = meta.after: no change is ' +
       'skipped or repeated, even one whose transaction commits late. Filters: type (a comma list), platform or domain.',
   })
   @ApiEnvelope(HostEventDto, { isArray: true, meta: EventsMetaDto })

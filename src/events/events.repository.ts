@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isoSql, Params, rows, type Statement } from '../database/sql.js';
-import type { DnsAnswerDto, TakeoverDto } from '../intel/dto/dns.dto.js';
+import type { DnsAnswerDto, HttpChangeDto, TakeoverDto } from '../intel/dto/dns.dto.js';
 import type { EventPosition, EventType } from './dto/events.query.js';
 
 export interface EventFilter {
@@ -19,8 +19,8 @@ export interface EventRow {
   host: string;
   domain: string;
   platform: string;
-  before: DnsAnswerDto | null;
-  after: DnsAnswerDto | TakeoverDto | null;
+  before: DnsAnswerDto | HttpChangeDto | null;
+  after: DnsAnswerDto | HttpChangeDto | TakeoverDto | null;
 }
 
 /**

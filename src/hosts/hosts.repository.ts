@@ -1,5 +1,5 @@
 import { sourcesSql } from './host-sources.js';
-import { dnsSql } from '../intel/host-dns.sql.js';
+import { knowledgeSql } from '../intel/host-dns.sql.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -17,7 +17,7 @@ import {
 } from '../database/sql.js';
 import type { DomainNewHostDto, FeedHostDto, PlatformHostDto, SearchHostDto } from './dto/host.dto.js';
 import type { HostFilter } from './dto/host-queries.js';
-import type { HostDnsDto, TakeoverDto } from '../intel/dto/dns.dto.js';
+import type { HostDnsDto, HttpProbeDto, TakeoverDto } from '../intel/dto/dns.dto.js';
 
 export interface HostDetailRow {
   id: string;
@@ -30,6 +30,7 @@ export interface HostDetailRow {
   sources: string[];
   dns: HostDnsDto | null;
   takeover: TakeoverDto | null;
+  http: HttpProbeDto | null;
 }
 
 export interface FeedPosition {
@@ -70,7 +71,7 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
   if (opts.platform) where.push(`d.platform_slug = ${q.p(opts.platform)}`);
   return {
     sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()},
-                 ${dnsSql()}
+                 ${knowledgeSql()}
             FROM hosts h JOIN domains d ON d.id = h.domain_id
            WHERE ${where.join(' AND ')}
            ORDER BY h.first_seen_at DESC, h.id DESC
@@ -131,7 +132,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   if (opts.search) where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`);
   const statements = pageWithCount(q, {
     select: `h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active, ${sourcesSql()},
-             ${dnsSql()}`,
+             ${knowledgeSql()}`,
     from: 'hosts h',
     where,
     orderBy: 'h.first_seen_at DESC, h.id DESC',
@@ -150,7 +151,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
 /** A domain's hosts first seen since a moment, newest first (hosts_domain_feed_idx). */
 export function domainNewStatement(domain: string, since: string, limit: number): Statement {
   return {
-    sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}, ${dnsSql()}
+    sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}, ${knowledgeSql()}
             FROM hosts h
            WHERE h.domain_id = (SELECT id FROM domains WHERE domain = $1) AND h.first_seen_at >= $2::timestamptz
            ORDER BY h.first_seen_at DESC, h.id DESC
@@ -171,7 +172,7 @@ export function domainNewStatement(domain: string, since: string, limit: number)
 export function searchStatement(text: string, limit: number, offset: number): Statement {
   return {
     sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
-                 ${sourcesSql()}, ${dnsSql()}
+                 ${sourcesSql()}, ${knowledgeSql()}
             FROM (SELECT id FROM hosts WHERE host LIKE $1 ESCAPE '\\'
                    ORDER BY first_seen_at DESC, id DESC LIMIT $2 OFFSET $3) page
             JOIN hosts h ON h.id = page.id
@@ -217,7 +218,7 @@ export class HostsRepository {
     const [row] = await rows<HostDetailRow>(
       this.db,
       `SELECT h.id::text AS id, h.host, d.domain, d.platform_slug AS platform, ${isoSql('h.first_seen_at')} AS first_seen_at,
-              ${isoSql('h.last_seen_at')} AS last_seen_at, h.is_active, ${sourcesSql()}, ${dnsSql()}
+              ${isoSql('h.last_seen_at')} AS last_seen_at, h.is_active, ${sourcesSql()}, ${knowledgeSql()}
          FROM hosts h JOIN domains d ON d.id = h.domain_id
         WHERE h.host = $1
         ORDER BY length(d.domain) DESC LIMIT 1`,

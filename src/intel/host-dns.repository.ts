@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { rows } from '../database/sql.js';
 import { writing } from '../scans/scan-store.repository.js';
 import { type HostAnswer, recordAnswers } from './host-dns.sql.js';
+import { type HostProbe, recordProbes } from './host-http.sql.js';
 
 @Injectable()
 export class HostDnsRepository {
@@ -27,6 +28,15 @@ export class HostDnsRepository {
     await this.db.transaction(async (m) => {
       await writing(m);
       await recordAnswers(m, domainId, answers);
+    });
+  }
+
+  /** Keeps probes in a transaction of their own (see recordProbes). */
+  async recordProbes(domainId: number, probes: HostProbe[]): Promise<void> {
+    if (probes.length === 0) return;
+    await this.db.transaction(async (m) => {
+      await writing(m);
+      await recordProbes(m, domainId, probes);
     });
   }
 }

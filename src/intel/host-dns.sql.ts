@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
 import type { DnsAnswer } from './dns-answer.js';
+import { httpSql } from './host-http.sql.js';
 import { takeoverByDns } from './takeover.js';
 
 /** A host's answer as the liveness phase hands it over. */
@@ -64,11 +65,13 @@ export async function recordAnswers(m: EntityManager, domainId: number, answers:
 }
 
 /**
- * A host row's `dns` (null when never resolved) and `takeover` (null unless its alias dangles onto a listed
- * service) as select expressions: primary-key reads of host_dns per row of the page, so a list's own plan is not
- * changed by them.
+ * A host row's `dns` (null when never resolved), `takeover` (null unless its alias points at a listed service that
+ * the DNS answer or the probed page shows unclaimed) and `http` (null when never probed) as select expressions:
+ * primary-key reads of host_dns and host_http per row of the page, so a list's own plan is not changed by them.
  */
-export const dnsSql = (host = 'h') =>
+export const knowledgeSql = (host = 'h') =>
   `(SELECT ${answerJson('hd')} || jsonb_build_object('resolved_at', ${isoSql('hd.resolved_at')})
       FROM host_dns hd WHERE hd.host_id = ${host}.id) AS dns,
-   (SELECT hd.takeover - 'vulnerable' FROM host_dns hd WHERE hd.host_id = ${host}.id) AS takeover`;
+   coalesce((SELECT hd.takeover FROM host_dns hd WHERE hd.host_id = ${host}.id),
+            (SELECT hh.takeover FROM host_http hh WHERE hh.host_id = ${host}.id)) - 'vulnerable' AS takeover,
+   ${httpSql(host)}`;

@@ -1,8 +1,10 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
+import { Drainer } from './drainer.js';
 import { mapLimit } from '../scans/sources/concurrency.js';
 import { DnsResolver } from '../scans/sources/dns-resolver.js';
 import { HostDnsRepository } from './host-dns.repository.js';
+import { HostProber } from './host-prober.service.js';
 
 /** Names resolved per round: one statement picks those never resolved, one transaction keeps their answers. */
 const ROUND = 500;
@@ -15,19 +17,19 @@ const MAX_WAITING = 100_000;
  * In process memory: a restart forgets what was waiting, and the next scan of each domain resolves it.
  */
 @Injectable()
-export class HostResolver implements OnModuleDestroy {
+export class HostResolver extends Drainer implements OnModuleDestroy {
   private readonly logger = new Logger('HostResolver');
   private readonly resolver: DnsResolver;
   private readonly waiting = new Map<number, Set<string>>();
   private size = 0;
   private dropped = 0;
-  private running: Promise<void> | null = null;
-  private stopped = false;
 
   constructor(
     private readonly env: Environment,
     private readonly store: HostDnsRepository,
+    private readonly prober: HostProber,
   ) {
+    super();
     this.resolver = new DnsResolver(env.DNS_SERVERS, env.DNS_TIMEOUT_MS);
   }
 
@@ -45,21 +47,16 @@ export class HostResolver implements OnModuleDestroy {
       names.add(host);
       this.size++;
     }
-    this.running ??= this.drain().finally(() => (this.running = null));
-  }
-
-  /** Resolves until nothing waits (for tests and for a clean stop). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+    this.kick();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
+    const stopping = this.stop();
     this.resolver.cancel();
-    await this.running?.catch(() => undefined);
+    await stopping;
   }
 
-  private async drain(): Promise<void> {
+  protected async drain(): Promise<void> {
     while (!this.stopped) {
       const next = this.waiting.entries().next();
       if (next.done) return;
@@ -71,11 +68,10 @@ export class HostResolver implements OnModuleDestroy {
       try {
         const hosts = await this.store.neverResolved(domainId, round);
         const answers = await mapLimit(hosts, this.env.DNS_CONCURRENCY, (h) => this.resolver.answer(h));
-        if (!this.stopped)
-          await this.store.record(
-            domainId,
-            hosts.map((host, i) => ({ host, ...answers[i] })),
-          );
+        if (this.stopped) return;
+        const kept = hosts.map((host, i) => ({ host, ...answers[i] }));
+        await this.store.record(domainId, kept);
+        this.prober.enqueue(domainId, kept);
       } catch (e) {
         this.logger.warn(`could not resolve ${round.length} new hosts: ${(e as Error).message}`);
       }

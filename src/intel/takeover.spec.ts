@@ -1,4 +1,4 @@
-import { takeoverByDns } from './takeover.js';
+import { takeoverByBody, takeoverByDns } from './takeover.js';
 
 const dangling = (cname: string[]) => ({ status: 'nxdomain' as const, a: [], aaaa: [], cname });
 
@@ -30,5 +30,24 @@ describe('takeoverByDns', () => {
     expect(takeoverByDns(dangling(['azurewebsites.net.attacker.test']))).toBeNull();
     // A service whose evidence is its error page needs the HTTP probe.
     expect(takeoverByDns(dangling(['bucket.s3.amazonaws.com']))).toBeNull();
+  });
+});
+
+describe('takeoverByBody', () => {
+  it('flags a page that shows the error text of the service the alias points at', () => {
+    const page = '<html><body><h1>NoSuchBucket</h1><p>The specified bucket does not exist</p></body></html>';
+    expect(takeoverByBody(['assets.s3.amazonaws.com'], page)).toEqual({
+      service: 'AWS/S3',
+      status: 'Vulnerable',
+      evidence: 'The specified bucket does not exist',
+      vulnerable: true,
+    });
+  });
+
+  it('flags nothing without an alias to that service, or without its text', () => {
+    const page = '<p>The specified bucket does not exist</p>';
+    expect(takeoverByBody([], page)).toBeNull();
+    expect(takeoverByBody(['www.example.net'], page)).toBeNull();
+    expect(takeoverByBody(['assets.s3.amazonaws.com'], '<p>Welcome</p>')).toBeNull();
   });
 });

@@ -40,3 +40,24 @@ export function takeoverByDns(answer: DnsAnswer): Takeover | null {
   const pick = services.find((f) => f.vulnerable) ?? services[0];
   return { service: pick.service, status: pick.status, evidence: 'NXDOMAIN', vulnerable: pick.vulnerable };
 }
+
+const EVIDENCE_LENGTH = 200;
+
+/**
+ * A takeover candidate by the page a host serves: its alias chain reaches a listed service, and the body the probe
+ * read shows that service's error text (the "no such bucket / app / site" page of an unclaimed resource).
+ */
+export function takeoverByBody(cname: string[], body: string): Takeover | null {
+  if (cname.length === 0 || body === '') return null;
+  const services = cname
+    .flatMap(servicesOf)
+    .filter((f) => !f.nxdomain && f.fingerprint.trim() !== '' && body.includes(f.fingerprint));
+  if (services.length === 0) return null;
+  const pick = services.find((f) => f.vulnerable) ?? services[0];
+  return {
+    service: pick.service,
+    status: pick.status,
+    evidence: pick.fingerprint.slice(0, EVIDENCE_LENGTH),
+    vulnerable: pick.vulnerable,
+  };
+}

@@ -1,6 +1,7 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
 import { answerSeen } from '../intel/dns-answer.js';
+import { HostProber } from '../intel/host-prober.service.js';
 import { Metrics } from '../metrics/metrics.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
 import { type ActiveScan, ScanStoreRepository } from './scan-store.repository.js';
@@ -41,6 +42,7 @@ export class ScanRunner {
     private readonly env: Environment,
     private readonly store: ScanStoreRepository,
     private readonly signal: NewHostSignal,
+    private readonly prober: HostProber,
     // The CLI runs scans without the HTTP app's metrics.
     @Optional() private readonly metrics?: Metrics,
   ) {
@@ -122,12 +124,14 @@ export class ScanRunner {
     }
     const seen = batch.filter((c, i) => answerSeen(answers[i]) || (failed(i) && c.known));
     const next: ScanProgress = { phase: 'resolve', after: batch[batch.length - 1].host };
+    const kept = batch.map((c, i) => ({ host: c.host, ...answers[i] }));
     const added = await this.store.recordSeen(
       scan,
       seen.map((c) => c.host),
-      batch.map((c, i) => ({ host: c.host, ...answers[i] })),
+      kept,
       next,
     );
+    this.prober.enqueue(scan.domainId, kept);
     if (added > 0) await this.signal.publish(scan.domainId);
     return next;
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module.js';
+import { IntelModule } from '../intel/intel.module.js';
 import { ScanEntity } from './scan.entity.js';
 import { ScansController } from './scans.controller.js';
 import { ScanRunner } from './scan-runner.service.js';
@@ -9,7 +10,7 @@ import { ScansRepository } from './scans.repository.js';
 import { ScansService } from './scans.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ScanEntity]), DomainsModule],
+  imports: [TypeOrmModule.forFeature([ScanEntity]), DomainsModule, IntelModule],
   controllers: [ScansController],
   providers: [ScansRepository, ScansService, ScanStoreRepository, ScanRunner],
   exports: [ScansRepository, ScanRunner],

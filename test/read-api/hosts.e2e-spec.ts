@@ -52,6 +52,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
         sources: ['ct', 'crtsh', 'dns'], // always in this order
         dns: null, // never resolved
         takeover: null,
+        http: null, // never probed
       });
       expect(res.body.data.find((h: { host: string }) => h.host === 'old.acme.com').sources).toEqual([]);
     });
@@ -97,6 +98,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
         'dns',
         'first_seen_at',
         'host',
+        'http',
         'id',
         'sources',
         'takeover',
@@ -160,6 +162,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
           sources: ['ct'],
           dns: null,
           takeover: null,
+          http: null,
         },
       ]);
       expect(res.body.meta).toEqual({ q: 'API', limit: 100, offset: 0 });

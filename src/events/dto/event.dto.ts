@@ -1,8 +1,8 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { DNS_DESCRIPTION, DnsAnswerDto, TakeoverDto } from '../../intel/dto/dns.dto.js';
+import { DNS_DESCRIPTION, DnsAnswerDto, HttpChangeDto, TakeoverDto } from '../../intel/dto/dns.dto.js';
 import { EVENT_TYPES, type EventType } from './events.query.js';
 
-@ApiExtraModels(DnsAnswerDto, TakeoverDto)
+@ApiExtraModels(DnsAnswerDto, HttpChangeDto, TakeoverDto)
 export class HostEventDto {
   @ApiProperty({
     description: 'Event id: pass it as `after` to read on from here',
@@ -19,20 +19,26 @@ export class HostEventDto {
   at: string;
 
   @ApiPropertyOptional({
-    type: DnsAnswerDto,
-    nullable: true,
-    description: `What was kept before the change (dns_changed: ${DNS_DESCRIPTION}); null for the other types`,
-  })
-  before: DnsAnswerDto | null;
-
-  @ApiPropertyOptional({
-    oneOf: [{ $ref: getSchemaPath(DnsAnswerDto) }, { $ref: getSchemaPath(TakeoverDto) }],
+    oneOf: [{ $ref: getSchemaPath(DnsAnswerDto) }, { $ref: getSchemaPath(HttpChangeDto) }],
     nullable: true,
     description:
-      'What is kept after the change: dns_changed, the new DNS answer; takeover_candidate, the service, the ' +
-      "list's verdict and the evidence; null for the other types",
+      `What was kept before the change: dns_changed, ${DNS_DESCRIPTION}; http_changed, whether anything ` +
+      'answered, its scheme, port, status and title; null for the other types',
   })
-  after: DnsAnswerDto | TakeoverDto | null;
+  before: DnsAnswerDto | HttpChangeDto | null;
+
+  @ApiPropertyOptional({
+    oneOf: [
+      { $ref: getSchemaPath(DnsAnswerDto) },
+      { $ref: getSchemaPath(HttpChangeDto) },
+      { $ref: getSchemaPath(TakeoverDto) },
+    ],
+    nullable: true,
+    description:
+      'What is kept after the change: dns_changed, the new DNS answer; http_changed, the new probe; ' +
+      "takeover_candidate, the service, the list's verdict and the evidence; null for the other types",
+  })
+  after: DnsAnswerDto | HttpChangeDto | TakeoverDto | null;
 }
 
 export class EventsMetaDto {

@@ -5,7 +5,14 @@ import { LimitParam, normalizeTimestamp } from '../../common/validation/query-pa
 import { HostScopeQuery } from '../../stream/dto/stream.query.js';
 
 /** The change types the service records, in the order the README explains them. */
-export const EVENT_TYPES = ['host_new', 'host_gone', 'host_back', 'dns_changed', 'takeover_candidate'] as const;
+export const EVENT_TYPES = [
+  'host_new',
+  'host_gone',
+  'host_back',
+  'dns_changed',
+  'http_changed',
+  'takeover_candidate',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

@@ -1,6 +1,6 @@
 import { HOST_SOURCES, type HostSource } from '../host-sources.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { HostDnsDto, TakeoverDto } from '../../intel/dto/dns.dto.js';
+import { HostDnsDto, HttpProbeDto, TakeoverDto } from '../../intel/dto/dns.dto.js';
 import { HostEventDto } from '../../events/dto/event.dto.js';
 
 /** How many of a host's changes GET /hosts/{host} shows. */
@@ -31,6 +31,13 @@ const DNS = {
     'What the host resolved to when last asked (with RESOLVE=on): status, A and AAAA addresses, the CNAME chain, ' +
     'resolved_at. null when it was never resolved.',
 } as const;
+const HTTP = {
+  type: HttpProbeDto,
+  nullable: true,
+  description:
+    'What the probe of its web server found (with PROBE=on): whether anything answered, scheme, port, status, ' +
+    'final URL, title, Server, length, TLS certificate, probed_at. null when never probed.',
+} as const;
 const TAKEOVER = {
   type: TakeoverDto,
   nullable: true,
@@ -48,6 +55,7 @@ export class DomainHostDto {
   @ApiProperty(SOURCES) sources: HostSource[];
   @ApiProperty(DNS) dns: HostDnsDto | null;
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
+  @ApiProperty(HTTP) http: HttpProbeDto | null;
 }
 
 /** A host in a per-domain new-host window. */
@@ -58,6 +66,7 @@ export class DomainNewHostDto {
   @ApiProperty(SOURCES) sources: HostSource[];
   @ApiProperty(DNS) dns: HostDnsDto | null;
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
+  @ApiProperty(HTTP) http: HttpProbeDto | null;
 }
 
 /** A host in the cross-program feeds (new hosts, platform new hosts). */
@@ -69,6 +78,7 @@ export class FeedHostDto {
   @ApiProperty(SOURCES) sources: HostSource[];
   @ApiProperty(DNS) dns: HostDnsDto | null;
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
+  @ApiProperty(HTTP) http: HttpProbeDto | null;
 }
 
 /** A search hit. */
@@ -81,6 +91,7 @@ export class SearchHostDto {
   @ApiProperty(SOURCES) sources: HostSource[];
   @ApiProperty(DNS) dns: HostDnsDto | null;
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
+  @ApiProperty(HTTP) http: HttpProbeDto | null;
 }
 
 /** A host in the platform bulk feed. */
@@ -143,6 +154,7 @@ export class HostDetailDto {
   @ApiProperty(SOURCES) sources: HostSource[];
   @ApiProperty(DNS) dns: HostDnsDto | null;
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
+  @ApiProperty(HTTP) http: HttpProbeDto | null;
 
   @ApiProperty({
     type: HostEventDto,

@@ -30,3 +30,47 @@ export class TakeoverDto {
 
   @ApiProperty({ description: 'What matched: NXDOMAIN (the alias dangles)', example: 'NXDOMAIN' }) evidence: string;
 }
+
+/** The TLS certificate a probe was served. */
+export class TlsCertificateDto {
+  @ApiProperty({ example: 'CN=shop.example.com' }) subject: string;
+  @ApiProperty({ example: "C=US, O=Let's Encrypt, CN=R11" }) issuer: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) not_after: string;
+}
+
+/** What the probe of a host's web server found (PROBE=on). */
+export class HttpProbeDto {
+  @ApiProperty({ description: 'Whether any of PROBE_PORTS answered HTTP; the rest is null when none did' })
+  listening: boolean;
+
+  @ApiProperty({ type: 'string', enum: ['http', 'https'], nullable: true }) scheme: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: 443 }) port: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Status of the last answer', example: 200 })
+  status: number | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'URL after at most PROBE_MAX_REDIRECTS redirects' })
+  final_url: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: '<title>, decoded, at most 200 characters' })
+  title: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The Server header' }) server: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Content-Length, when sent' })
+  content_length: number | null;
+
+  @ApiProperty({ type: TlsCertificateDto, nullable: true, description: 'null over http' })
+  tls: TlsCertificateDto | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'When it was last probed (UTC)' })
+  probed_at: string;
+}
+
+/** What an http_changed event keeps on either side. */
+export class HttpChangeDto {
+  @ApiProperty() listening: boolean;
+  @ApiProperty({ type: 'string', enum: ['http', 'https'], nullable: true }) scheme: string | null;
+  @ApiProperty({ type: 'integer', nullable: true }) port: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) status: number | null;
+  @ApiProperty({ type: 'string', nullable: true }) title: string | null;
+}

@@ -1,0 +1,78 @@
+import type { EntityManager } from 'typeorm';
+import { isoSql, rows } from '../database/sql.js';
+import type { HttpProbe } from './http-probe.js';
+import type { Takeover } from './takeover.js';
+
+/** A host's probe as the prober hands it over. */
+export interface HostProbe extends HttpProbe {
+  host: string;
+  takeover: Takeover | null;
+}
+
+/** What an http_changed event keeps on either side. */
+const changeJson = (alias: string) =>
+  `jsonb_build_object('listening', ${alias}.listening, 'scheme', ${alias}.scheme, 'port', ${alias}.port,
+                      'status', ${alias}.status, 'title', ${alias}.title)`;
+
+/**
+ * Keeps the probes of a domain's hosts (host_http) in one statement inside the caller's transaction: a change of
+ * whether anything answers, of the status or of the title raises http_changed with both sides; a page showing the
+ * error text of a vulnerable service the host's alias points at raises takeover_candidate once. Returns how many
+ * events were raised.
+ */
+export async function recordProbes(m: EntityManager, domainId: number, probes: HostProbe[]): Promise<number> {
+  if (probes.length === 0) return 0;
+  const [{ raised }] = await rows<{ raised: number }>(
+    m,
+    `WITH input AS (
+       SELECT DISTINCT ON (h.id) h.id AS host_id, i.*
+         FROM jsonb_to_recordset($2::jsonb) AS i(
+                host text, listening boolean, scheme text, port integer, status integer, final_url text, title text,
+                server text, content_length bigint, tls_subject text, tls_issuer text, tls_not_after timestamptz,
+                takeover jsonb)
+         JOIN hosts h ON h.domain_id = $1 AND h.host = i.host
+     ), compared AS (
+       SELECT i.*, k.host_id IS NOT NULL AS kept,
+              (k.listening, k.status, k.title) IS DISTINCT FROM (i.listening, i.status, i.title) AS differs,
+              coalesce((i.takeover ->> 'vulnerable')::boolean, false)
+                AND k.takeover IS DISTINCT FROM i.takeover AS candidate,
+              ${changeJson('k')} AS before, ${changeJson('i')} AS after
+         FROM input i LEFT JOIN host_http k ON k.host_id = i.host_id
+     ), events AS (
+       INSERT INTO host_events (type, host_id, domain_id, before, after)
+       SELECT 'http_changed', host_id, $1, before, after FROM compared WHERE kept AND differs
+       UNION ALL
+       SELECT 'takeover_candidate', host_id, $1, NULL, takeover - 'vulnerable' FROM compared WHERE candidate
+       RETURNING 1
+     ), kept AS (
+       INSERT INTO host_http (host_id, listening, scheme, port, status, final_url, title, server, content_length,
+                              tls_subject, tls_issuer, tls_not_after, takeover)
+       SELECT host_id, listening, scheme, port, status, final_url, title, server, content_length,
+              tls_subject, tls_issuer, tls_not_after, takeover
+         FROM compared
+       ON CONFLICT (host_id) DO UPDATE
+         SET listening = excluded.listening, scheme = excluded.scheme, port = excluded.port,
+             status = excluded.status, final_url = excluded.final_url, title = excluded.title,
+             server = excluded.server, content_length = excluded.content_length,
+             tls_subject = excluded.tls_subject, tls_issuer = excluded.tls_issuer,
+             tls_not_after = excluded.tls_not_after, takeover = excluded.takeover, probed_at = now(),
+             changed_at = CASE WHEN (host_http.listening, host_http.status, host_http.title)
+                                    IS DISTINCT FROM (excluded.listening, excluded.status, excluded.title)
+                               THEN now() ELSE host_http.changed_at END
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM events)::int AS raised, (SELECT count(*) FROM kept)::int AS kept`,
+    [domainId, JSON.stringify(probes)],
+  );
+  return raised;
+}
+
+/** A host row's `http` (null when never probed), as a select expression: one primary-key read per row. */
+export const httpSql = (host = 'h') =>
+  `(SELECT jsonb_build_object('listening', hh.listening, 'scheme', hh.scheme, 'port', hh.port, 'status', hh.status,
+             'final_url', hh.final_url, 'title', hh.title, 'server', hh.server, 'content_length', hh.content_length,
+             'tls', CASE WHEN hh.tls_subject IS NULL THEN NULL ELSE jsonb_build_object(
+                      'subject', hh.tls_subject, 'issuer', hh.tls_issuer,
+                      'not_after', ${isoSql('hh.tls_not_after')}) END,
+             'probed_at', ${isoSql('hh.probed_at')})
+      FROM host_http hh WHERE hh.host_id = ${host}.id) AS http`;

@@ -1,0 +1,194 @@
+import { HostProber } from '../src/intel/host-prober.service.js';
+import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
+import { seedDomain } from './fixtures/data.js';
+import { LoopbackDns } from './fixtures/dns-server.js';
+import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
+import { LoopbackWeb } from './fixtures/web-server.js';
+import { NEVER, ctWorker, tickUntilIdle } from './fixtures/worker.js';
+import { x509Leaf } from './fixtures/ct-certs.js';
+import { LoopbackCtLog } from './fixtures/ct-log.js';
+import { waitFor } from './fixtures/wait.js';
+
+type Row = { host: string; http: Record<string, unknown> | null; takeover: object | null };
+
+describe('the HTTP probe', () => {
+  let crt: LoopbackCrtsh;
+  let dns: LoopbackDns;
+  let web: LoopbackWeb;
+
+  beforeAll(async () => {
+    crt = await new LoopbackCrtsh().start();
+    dns = await new LoopbackDns().start();
+    web = await new LoopbackWeb().start();
+  });
+  afterAll(async () => {
+    await crt.close();
+    await dns.close();
+    await web.close();
+  });
+
+  const start = (extra: Record<string, unknown> = {}) =>
+    startTestApp({
+      WORKER: 'on',
+      WORKER_CRON: NEVER,
+      CRTSH_URL: crt.url,
+      SCAN_SOURCES: ['crtsh'],
+      SOURCE_ATTEMPTS: 1,
+      RESOLVE: 'on',
+      DNS_SERVERS: [dns.address],
+      DNS_TIMEOUT_MS: 500,
+      PROBE: 'on',
+      PROBE_PORTS: [web.httpsPort, web.httpPort],
+      PROBE_TIMEOUT_MS: 3000,
+      ...extra,
+    });
+
+  /** Scans a domain whose hosts crt.sh names, and waits until their probes are kept. */
+  async function scan(t: TestApp, domain: string, hosts: string[]): Promise<Record<string, Row>> {
+    crt.names.set(domain, hosts);
+    const auth = bearer(await t.token(['read', 'write']));
+    expect((await t.post('/scans', { domain }, auth)).status).toBe(202);
+    expect((await tickUntilIdle(t)).at(-1)).toMatchObject({ status: 'success' });
+    await t.app.get(HostProber).idle();
+    const rows = (await t.get(`/domains/${domain}/subdomains`, auth)).body.data as Row[];
+    return Object.fromEntries(rows.map((r) => [r.host, r]));
+  }
+
+  describe('with PROBE_PRIVATE=on (the loopback servers are private addresses)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await start({ PROBE_PRIVATE: 'on' });
+      await seedDomain(t, { domain: 'probe.test', nextScanAt: new Date(Date.now() + 86_400_000) });
+    });
+    afterAll(() => t.close());
+
+    it('keeps scheme, port, status, final URL, title, Server, length and the TLS certificate', async () => {
+      for (const host of ['www.probe.test', 'moved.probe.test', 'bucket.probe.test'])
+        dns.records.set(host, ['127.0.0.1']);
+      const home = '<html><head><title>\n  Shop &amp; More &#8211; Home\n</title></head><body>hello</body></html>';
+      web.pages.set('www.probe.test', {
+        body: home,
+        headers: { server: 'nginx-test', 'content-length': String(Buffer.byteLength(home)) },
+      });
+      web.pages.set('moved.probe.test', {
+        status: 301,
+        headers: { location: `https://www.probe.test:${web.httpsPort}/landing` },
+      });
+      // An alias onto S3 whose bucket is gone: the page shows S3's error text.
+      dns.records.delete('bucket.probe.test');
+      dns.cnames.set('bucket.probe.test', 'assets.s3.amazonaws.com');
+      dns.records.set('assets.s3.amazonaws.com', ['127.0.0.1']);
+      web.pages.set('bucket.probe.test', {
+        status: 404,
+        body: '<Error><Code>NoSuchBucket</Code><Message>The specified bucket does not exist</Message></Error>',
+      });
+
+      const rows = await scan(t, 'probe.test', ['www.probe.test', 'moved.probe.test', 'bucket.probe.test']);
+      expect(rows['www.probe.test'].http).toEqual({
+        listening: true,
+        scheme: 'https',
+        port: web.httpsPort,
+        status: 200,
+        final_url: `https://www.probe.test:${web.httpsPort}/`,
+        title: 'Shop & More – Home',
+        server: 'nginx-test',
+        content_length: Buffer.byteLength(home),
+        tls: {
+          subject: 'CN=loopback.test, O=Loopback Test',
+          issuer: 'CN=loopback.test, O=Loopback Test',
+          not_after: expect.any(String),
+        },
+        probed_at: expect.any(String),
+      });
+      expect(rows['moved.probe.test'].http).toMatchObject({
+        status: 200,
+        final_url: `https://www.probe.test:${web.httpsPort}/landing`,
+        title: 'Shop & More – Home',
+      });
+      expect(rows['bucket.probe.test']).toMatchObject({
+        http: { status: 404 },
+        takeover: { service: 'AWS/S3', status: 'Vulnerable', evidence: 'The specified bucket does not exist' },
+      });
+      const auth = bearer(await t.token(['read']));
+      const events = (await t.get('/events?domain=probe.test&type=takeover_candidate,http_changed', auth)).body.data;
+      expect(events.map((e: { type: string; host: string }) => [e.type, e.host])).toEqual([
+        ['takeover_candidate', 'bucket.probe.test'],
+      ]);
+    });
+
+    it('records a change of status or title as http_changed, and nothing when the page stays the same', async () => {
+      dns.records.set('shop.probe.test', ['127.0.0.1']);
+      web.pages.set('shop.probe.test', { body: '<title>Coming soon</title>' });
+      await scan(t, 'probe.test', ['shop.probe.test']);
+      const auth = bearer(await t.token(['read']));
+      const feed = async () =>
+        (await t.get('/events?domain=probe.test&type=http_changed', auth)).body.data as {
+          host: string;
+          before: object;
+          after: object;
+        }[];
+      const before = (await feed()).length;
+
+      web.pages.set('shop.probe.test', { status: 503, body: '<title>Down for maintenance</title>' });
+      await scan(t, 'probe.test', ['shop.probe.test']);
+      await scan(t, 'probe.test', ['shop.probe.test']); // the same page again: no change
+      const changes = (await feed()).slice(before);
+      expect(changes.map((e) => [e.host, e.before, e.after])).toEqual([
+        [
+          'shop.probe.test',
+          { listening: true, scheme: 'https', port: web.httpsPort, status: 200, title: 'Coming soon' },
+          { listening: true, scheme: 'https', port: web.httpsPort, status: 503, title: 'Down for maintenance' },
+        ],
+      ]);
+    });
+  });
+
+  describe('by default', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await start();
+      await seedDomain(t, { domain: 'inside.test', nextScanAt: new Date(Date.now() + 86_400_000) });
+    });
+    afterAll(() => t.close());
+
+    it('never probes a host whose addresses are loopback or private', async () => {
+      dns.records.set('intranet.inside.test', ['127.0.0.1']);
+      dns.records.set('router.inside.test', ['192.168.1.1', '10.0.0.1']);
+      web.pages.set('intranet.inside.test', { body: '<title>Internal</title>' });
+      const rows = await scan(t, 'inside.test', ['intranet.inside.test', 'router.inside.test']);
+      expect(rows['intranet.inside.test']).toMatchObject({ http: null });
+      expect(rows['router.inside.test']).toMatchObject({ http: null });
+      expect(web.requestsFor('intranet.inside.test')).toEqual([]);
+    });
+  });
+
+  describe('of the hosts the CT log follower records', () => {
+    let log: LoopbackCtLog;
+    let t: TestApp;
+    beforeAll(async () => {
+      log = await new LoopbackCtLog().start();
+      t = await start({ ...ctWorker(log), PROBE_PRIVATE: 'on' });
+      await seedDomain(t, { domain: 'ctprobe.test', nextScanAt: new Date(Date.now() + 86_400_000) });
+    });
+    afterAll(async () => {
+      await t.close();
+      await log.stop();
+    });
+
+    it('probes a host within seconds of its certificate, after resolving it', async () => {
+      dns.records.set('new.ctprobe.test', ['127.0.0.1']);
+      web.pages.set('new.ctprobe.test', { body: '<title>Just launched</title>' });
+      log.append(x509Leaf({ dns: ['new.ctprobe.test'] }));
+      const auth = bearer(await t.token(['read']));
+      const row = await waitFor(
+        'the CT host probed',
+        async () => {
+          const [found] = (await t.get('/domains/ctprobe.test/subdomains', auth)).body.data as Row[];
+          return found?.http ? found : undefined;
+        },
+        { ms: 20_000 },
+      );
+      expect(row.http).toMatchObject({ listening: true, status: 200, title: 'Just launched' });
+    });
+  });
+});
