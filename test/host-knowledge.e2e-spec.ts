@@ -221,6 +221,34 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     expect(host.history.at(-1)).toMatchObject({ type: 'host_new', at: host.first_seen_at, before: null, after: null });
   });
 
+  it('filters host lists and search by what is known: resolves, cname suffix, takeover', async () => {
+    await scannedDomain('filter.test');
+    const hosts = async (path: string) => {
+      const res = await t.get(path, auth);
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const names = (body: { data: { host: string }[] }) => body.data.map((h) => h.host).sort();
+    const resolving = await hosts('/domains/filter.test/subdomains?resolves=true');
+    expect(names(resolving)).toEqual(['a.filter.test', 'b.filter.test']);
+    expect(resolving.meta.total).toBe(2);
+    expect(names(await hosts('/domains/filter.test/subdomains?resolves=false'))).toEqual(['c.filter.test']);
+    expect(names(await hosts('/domains/filter.test/subdomains?cname=cdn.test'))).toEqual(['b.filter.test']);
+    expect(names(await hosts('/domains/filter.test/subdomains?cname=ORIGIN.cdn.test'))).toEqual(['b.filter.test']);
+    expect(names(await hosts('/domains/filter.test/subdomains?cname=cloud.test&resolves=false'))).toEqual([
+      'c.filter.test',
+    ]);
+    expect(names(await hosts('/domains/filter.test/subdomains?cname=dn.test'))).toEqual([]); // labels, not letters
+    expect(names(await hosts('/domains/filter.test/subdomains?takeover=true'))).toEqual([]);
+    expect(names(await hosts('/subdomains/search?q=.filter.&resolves=false'))).toEqual(['c.filter.test']);
+    expect(names(await hosts('/subdomains/search?q=.filter.&cname=cdn.test'))).toEqual(['b.filter.test']);
+
+    expectError(await t.get('/domains/filter.test/subdomains?resolves=maybe', auth), 400, 'invalid_query');
+    expectError(await t.get('/domains/filter.test/subdomains?cname=a..b', auth), 400, 'invalid_query');
+    expectError(await t.get('/subdomains/search?q=filter&status=2000', auth), 400, 'invalid_query');
+    expectError(await t.get('/domains/unknown.test/subdomains?resolves=true', auth), 404, 'not_found');
+  });
+
   it('answers bad requests with the contract’s errors', async () => {
     expectError(await t.get('/events?after=2026-01-01T00:00:00Z', auth), 400, 'invalid_query');
     expectError(await t.get('/events?after=2026-01-01T00:00:00.000000Z_x1', auth), 400, 'invalid_query');
@@ -345,6 +373,8 @@ describe('host knowledge of the hosts the CT log follower records', () => {
       status: 'Not vulnerable',
       evidence: 'NXDOMAIN',
     });
+    const flagged = (await t.get('/domains/ctknow.test/subdomains?takeover=true', auth)).body.data as Row[];
+    expect(flagged.map((r) => r.host).sort()).toEqual(['lb.ctknow.test', 'shop.ctknow.test']);
     const events = (await t.get('/events?domain=ctknow.test&type=takeover_candidate', auth)).body.data as Event[];
     expect(events.map((e) => [e.host, e.after])).toEqual([
       ['shop.ctknow.test', { service: 'Microsoft Azure', status: 'Vulnerable', evidence: 'NXDOMAIN' }],

@@ -132,6 +132,8 @@ describe('the HTTP probe', () => {
       web.pages.set('shop.probe.test', { status: 503, body: '<title>Down for maintenance</title>' });
       await scan(t, 'probe.test', ['shop.probe.test']);
       await scan(t, 'probe.test', ['shop.probe.test']); // the same page again: no change
+      const down = (await t.get('/domains/probe.test/subdomains?status=503', auth)).body.data as Row[];
+      expect(down.map((r) => r.host)).toEqual(['shop.probe.test']);
       const changes = (await feed()).slice(before);
       expect(changes.map((e) => [e.host, e.before, e.after])).toEqual([
         [

@@ -50,6 +50,8 @@ const CASES: Record<string, Case[]> = {
   'GET /domains/{domain}/subdomains': [
     { status: 200, path: '/domains/example.com/subdomains?filter=inactive' },
     { status: 200, path: '/domains/example.com/subdomains?search=api&limit=1' },
+    { status: 200, path: '/domains/example.com/subdomains?resolves=true&cname=cdn.example&takeover=false' },
+    { status: 400, path: '/domains/example.com/subdomains?status=99' },
     { status: 400, path: '/domains/example.com/subdomains?filter=nope' },
     { status: 401, path: '/domains/example.com/subdomains', key: 'none' },
     { status: 404, path: '/domains/unknown.example/subdomains' },
@@ -68,6 +70,7 @@ const CASES: Record<string, Case[]> = {
   ],
   'GET /subdomains/search': [
     { status: 200, path: '/subdomains/search?q=api' },
+    { status: 200, path: '/subdomains/search?q=api&status=200&resolves=true' },
     { status: 400, path: '/subdomains/search?q=a' },
     { status: 401, path: '/subdomains/search?q=api', key: 'none' },
   ],

@@ -1,5 +1,6 @@
 import { sourcesSql } from './host-sources.js';
 import { knowledgeSql } from '../intel/host-dns.sql.js';
+import { hasKnowledgeFilter, type KnowledgeFilter, knowledgeConditions } from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -112,6 +113,7 @@ export interface DomainHostsOptions {
   domainId?: number;
   filter: HostFilter;
   search?: string;
+  knowledge?: KnowledgeFilter;
   limit: number;
   offset: number;
 }
@@ -130,6 +132,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   if (opts.filter === 'new') where.push(`h.first_seen_at >= now() - interval '24 hours'`);
   if (opts.filter === 'inactive') where.push('NOT h.is_active');
   if (opts.search) where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`);
+  where.push(...knowledgeConditions(q, opts.knowledge));
   const statements = pageWithCount(q, {
     select: `h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active, ${sourcesSql()},
              ${knowledgeSql()}`,
@@ -140,7 +143,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
     offset: opts.offset,
   });
   // All or inactive hosts are counted by the domain's live counters; only a window or a search counts hosts.
-  if (opts.filter === 'new' || opts.search) return statements;
+  if (opts.filter === 'new' || opts.search || hasKnowledgeFilter(opts.knowledge)) return statements;
   const counted = `total_subdomains${opts.filter === 'inactive' ? ' - active_subdomains' : ''}`;
   return {
     page: statements.page,
@@ -169,16 +172,19 @@ export function domainNewStatement(domain: string, since: string, limit: number)
  * reads the index alone (it carries the names) and picks the page's ids; only those rows are read from the
  * heap, for is_active, where reading each host it passed at random grew with the table.
  */
-export function searchStatement(text: string, limit: number, offset: number): Statement {
+export function searchStatement(text: string, limit: number, offset: number, knowledge?: KnowledgeFilter): Statement {
+  const q = new Params();
+  const where = [`s.host LIKE ${q.p(containsPattern(text.toLowerCase()))} ESCAPE '\\'`];
+  where.push(...knowledgeConditions(q, knowledge, 's'));
   return {
     sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
                  ${sourcesSql()}, ${knowledgeSql()}
-            FROM (SELECT id FROM hosts WHERE host LIKE $1 ESCAPE '\\'
-                   ORDER BY first_seen_at DESC, id DESC LIMIT $2 OFFSET $3) page
+            FROM (SELECT s.id FROM hosts s WHERE ${where.join(' AND ')}
+                   ORDER BY s.first_seen_at DESC, s.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}) page
             JOIN hosts h ON h.id = page.id
             JOIN domains d ON d.id = h.domain_id
            ORDER BY h.first_seen_at DESC, h.id DESC`,
-    params: [containsPattern(text.toLowerCase()), limit, offset],
+    params: q.values,
   };
 }
 
@@ -209,8 +215,8 @@ export class HostsRepository {
     return jsonPage(this.db, newFeedStatement(opts), opts.limit);
   }
 
-  search(text: string, limit: number, offset: number): Promise<JsonPage<SearchHostDto>> {
-    return jsonPage(this.db, searchStatement(text, limit, offset), limit);
+  search(text: string, limit: number, offset: number, knowledge?: KnowledgeFilter): Promise<JsonPage<SearchHostDto>> {
+    return jsonPage(this.db, searchStatement(text, limit, offset, knowledge), limit);
   }
 
   /** One host by name with what is known of it; under the most specific root when two tracked roots hold it. */

@@ -4,6 +4,7 @@ import { envelope } from '../common/envelope.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { toEventDto } from '../events/events.service.js';
 import { HOST_HISTORY_LIMIT } from './dto/host.dto.js';
+import { hasKnowledgeFilter, type KnowledgeFilter } from '../intel/knowledge-filter.js';
 import { windowStart } from '../common/validation/window.js';
 import { DomainsService } from '../domains/domains.service.js';
 import { PlatformsService } from '../platforms/platforms.service.js';
@@ -18,6 +19,13 @@ import type {
 import { HostsRepository, type PlatformPageOptions } from './hosts.repository.js';
 import { RenderedJson } from '../common/rendered-json.js';
 import { decodePlatformCursor, encodePlatformCursor } from './platform-cursor.js';
+
+/** The knowledge filters a query gives, or undefined when it gives none (the contract's own paths). */
+function knowledgeOf(query: KnowledgeFilter): KnowledgeFilter | undefined {
+  const { resolves, status, takeover, cname } = query;
+  const filter = { resolves, status, takeover, cname };
+  return hasKnowledgeFilter(filter) ? filter : undefined;
+}
 
 @Injectable()
 export class HostsService {
@@ -37,8 +45,9 @@ export class HostsService {
 
   async listForDomain(name: string, query: DomainHostsQuery) {
     const { filter, search, limit, offset } = query;
-    const domainId = search ? (await this.domains.requireTracked(name)).id : undefined;
-    const page = await this.hosts.listForDomain({ domain: name, domainId, filter, search, limit, offset });
+    const knowledge = knowledgeOf(query);
+    const domainId = search || knowledge ? (await this.domains.requireTracked(name)).id : undefined;
+    const page = await this.hosts.listForDomain({ domain: name, domainId, filter, search, knowledge, limit, offset });
     if (page.total === 0 && domainId === undefined) await this.domains.requireTracked(name);
     return RenderedJson.envelope(page.json, { limit: query.limit, offset: query.offset, total: page.total });
   }
@@ -85,7 +94,7 @@ export class HostsService {
 
   async search(query: SearchHostsQuery) {
     if (query.q.length < 2) throw ApiError.invalidQuery('q must be at least 2 characters');
-    const page = await this.hosts.search(query.q, query.limit, query.offset);
+    const page = await this.hosts.search(query.q, query.limit, query.offset, knowledgeOf(query));
     return RenderedJson.envelope(page.json, { q: query.q, limit: query.limit, offset: query.offset });
   }
 

@@ -9,11 +9,12 @@ import {
   TimestampParam,
 } from '../../common/validation/query-params.js';
 import { WindowQuery } from '../../common/validation/window.js';
+import { KnowledgeFilterQuery } from '../../intel/dto/knowledge-filter.query.js';
 
 export const HOST_FILTERS = ['all', 'new', 'inactive'] as const;
 export type HostFilter = (typeof HOST_FILTERS)[number];
 
-export class DomainHostsQuery {
+export class DomainHostsQuery extends KnowledgeFilterQuery {
   @EnumParam(HOST_FILTERS, 'all', 'all; new = first seen in the last 24 hours; inactive = no longer seen')
   filter: HostFilter = 'all';
 
@@ -49,7 +50,7 @@ export class NewHostsFeedQuery extends WindowQuery {
   before_id?: string;
 }
 
-export class SearchHostsQuery {
+export class SearchHostsQuery extends KnowledgeFilterQuery {
   @TextParam({
     required: true,
     minLength: 2,

@@ -1,0 +1,40 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { BoolParam } from '../../common/validation/query-params.js';
+
+/** resolves, status, takeover and cname: filters on what the service knows of each host (additive to the contract). */
+export class KnowledgeFilterQuery {
+  @BoolParam(undefined, 'true: only hosts whose last DNS answer has an address; false: only hosts without one')
+  resolves?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 100,
+    maximum: 599,
+    description: 'Only hosts whose HTTP probe answered this status',
+  })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value,
+  )
+  @Min(100, { message: 'status must be an HTTP status from 100 to 599' })
+  @Max(599, { message: 'status must be an HTTP status from 100 to 599' })
+  @IsInt({ message: 'status must be an HTTP status from 100 to 599' })
+  status?: number;
+
+  @BoolParam(undefined, 'true: only takeover candidates; false: none of them')
+  takeover?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Only hosts whose CNAME chain has a name that is this suffix or ends with it',
+    example: 'azurewebsites.net',
+    maxLength: 253,
+  })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @Matches(/^(?=.{1,253}$)[a-z0-9_-]+(\.[a-z0-9_-]+)*$/, {
+    message: 'cname must be a name suffix such as azurewebsites.net',
+  })
+  cname?: string;
+}

@@ -1,0 +1,47 @@
+import type { Params } from '../database/sql.js';
+
+/** Filters on what is known of each host: the query parameters resolves, status, takeover and cname. */
+export interface KnowledgeFilter {
+  /** true: hosts whose last answer has an address; false: hosts without one (or never resolved). */
+  resolves?: boolean;
+  /** Hosts whose probe answered this HTTP status. */
+  status?: number;
+  /** true: takeover candidates only. */
+  takeover?: boolean;
+  /** Hosts whose CNAME chain has a name that is this suffix or ends with it (`.` + suffix). */
+  cname?: string;
+}
+
+export const hasKnowledgeFilter = (f: KnowledgeFilter | undefined): f is KnowledgeFilter =>
+  !!f && (f.resolves !== undefined || f.status !== undefined || f.takeover !== undefined || f.cname !== undefined);
+
+/**
+ * The conditions of a knowledge filter on host rows aliased `h`, each a primary-key probe of host_dns or
+ * host_http per host the statement reads.
+ */
+export function knowledgeConditions(q: Params, f: KnowledgeFilter | undefined, h = 'h'): string[] {
+  if (!f) return [];
+  const where: string[] = [];
+  if (f.resolves !== undefined) {
+    where.push(
+      `${f.resolves ? '' : 'NOT '}EXISTS (SELECT 1 FROM host_dns kd WHERE kd.host_id = ${h}.id AND kd.status = 'resolved')`,
+    );
+  }
+  if (f.status !== undefined) {
+    where.push(`EXISTS (SELECT 1 FROM host_http kh WHERE kh.host_id = ${h}.id AND kh.status = ${q.p(f.status)})`);
+  }
+  if (f.takeover !== undefined) {
+    where.push(
+      `${f.takeover ? '' : 'NOT '}(EXISTS (SELECT 1 FROM host_dns kd WHERE kd.host_id = ${h}.id AND kd.takeover IS NOT NULL)
+        OR EXISTS (SELECT 1 FROM host_http kh WHERE kh.host_id = ${h}.id AND kh.takeover IS NOT NULL))`,
+    );
+  }
+  if (f.cname !== undefined) {
+    const suffix = q.p(f.cname);
+    where.push(
+      `EXISTS (SELECT 1 FROM host_dns kd, unnest(kd.cname) c(name)
+                WHERE kd.host_id = ${h}.id AND (c.name = ${suffix} OR right(c.name, length(${suffix}) + 1) = '.' || ${suffix}))`,
+    );
+  }
+  return where;
+}
