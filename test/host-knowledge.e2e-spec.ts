@@ -4,6 +4,7 @@ import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { waitFor } from './fixtures/wait.js';
 import { seedDomain } from './fixtures/data.js';
 import { LoopbackDns } from './fixtures/dns-server.js';
+import { SseClient } from './fixtures/sse.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 import { NEVER, ctWorker, tickUntilIdle } from './fixtures/worker.js';
 import { upsertSeenHosts, writing } from '../src/scans/scan-store.repository.js';
@@ -247,6 +248,53 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     expectError(await t.get('/domains/filter.test/subdomains?cname=a..b', auth), 400, 'invalid_query');
     expectError(await t.get('/subdomains/search?q=filter&status=2000', auth), 400, 'invalid_query');
     expectError(await t.get('/domains/unknown.test/subdomains?resolves=true', auth), 404, 'not_found');
+  });
+
+  it('streams changes with types=, named by type, resuming after a change id', async () => {
+    await scannedDomain('live.test');
+    const url = `${t.baseUrl}/api/v1/subdomains/stream?domain=live.test&types=dns_changed,host_gone`;
+    const first = await SseClient.open(url, auth);
+    try {
+      expect(first.status).toBe(200);
+      dns.records.set('a.live.test', ['198.51.100.9']);
+      await rescan('live.test');
+      const [changed] = await first.waitForEvents(1, 15_000);
+      expect(changed.event).toBe('dns_changed');
+      const data = JSON.parse(changed.data!);
+      expect(data).toMatchObject({
+        type: 'dns_changed',
+        host: 'a.live.test',
+        domain: 'live.test',
+        after: resolved(['198.51.100.9'], [], ['2001:db8::1']),
+      });
+      // The same event as GET /events gives it, with the same id.
+      const feed = (await t.get('/events?domain=live.test&type=dns_changed', auth)).body.data as Event[];
+      expect(feed.at(-1)).toEqual({ id: changed.id, ...data });
+    } finally {
+      await first.close();
+    }
+    // Gone while no client listened: a client that comes back with the last id it had gets it, and nothing twice.
+    const lastId = (await t.get('/events?domain=live.test&type=dns_changed', auth)).body.data.at(-1).id as string;
+    dns.records.delete('b.live.test');
+    dns.cnames.delete('b.live.test');
+    await rescan('live.test');
+    const resumed = await SseClient.open(url, { ...auth, 'last-event-id': lastId });
+    try {
+      const events = await resumed.waitForEvents(2, 15_000);
+      expect(events.map((e) => [e.event, JSON.parse(e.data!).host])).toEqual([
+        ['dns_changed', 'b.live.test'],
+        ['host_gone', 'b.live.test'],
+      ]);
+    } finally {
+      await resumed.close();
+    }
+    expectError(await t.get('/subdomains/stream?types=bogus', auth), 400, 'invalid_query');
+    // An id of the host stream is not one of the change stream.
+    expectError(
+      await t.get('/subdomains/stream?types=host_new&last_event_id=2026-01-01T00:00:00.000000Z_5', auth),
+      400,
+      'invalid_query',
+    );
   });
 
   it('answers bad requests with the contract’s errors', async () => {

@@ -3,21 +3,9 @@ import { ApiError } from '../common/errors/api-error.js';
 import { envelope } from '../common/envelope.js';
 import { DomainsService } from '../domains/domains.service.js';
 import { StreamRepository } from '../stream/stream.repository.js';
-import type { HostEventDto } from './dto/event.dto.js';
-import { EVENT_TYPES, type EventsQuery, formatEventId, parseEventId } from './dto/events.query.js';
-import { type EventRow, EventsRepository } from './events.repository.js';
-
-/** An event row as the API shows it. */
-export const toEventDto = (row: EventRow): HostEventDto => ({
-  id: formatEventId({ ts: row.at, rank: row.rank, id: row.id }),
-  type: row.type,
-  host: row.host,
-  domain: row.domain,
-  platform: row.platform,
-  at: row.at,
-  before: row.before,
-  after: row.after,
-});
+import { toEventDto } from './dto/event.dto.js';
+import { EVENT_TYPES, type EventsQuery, parseEventId } from './dto/events.query.js';
+import { EventsRepository } from './events.repository.js';
 
 /**
  * GET /events: every change, oldest first, on a cursor. Like the stream, a page stops short of the horizon (the

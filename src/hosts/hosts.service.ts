@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { envelope } from '../common/envelope.js';
 import { EventsRepository } from '../events/events.repository.js';
-import { toEventDto } from '../events/events.service.js';
+import { toEventDto } from '../events/dto/event.dto.js';
 import { HOST_HISTORY_LIMIT } from './dto/host.dto.js';
 import { hasKnowledgeFilter, type KnowledgeFilter } from '../intel/knowledge-filter.js';
 import { windowStart } from '../common/validation/window.js';

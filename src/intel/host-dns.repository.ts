@@ -22,21 +22,21 @@ export class HostDnsRepository {
     return found.map((r) => r.host);
   }
 
-  /** Keeps answers in a transaction of their own (see recordAnswers). */
-  async record(domainId: number, answers: HostAnswer[]): Promise<void> {
-    if (answers.length === 0) return;
-    await this.db.transaction(async (m) => {
+  /** Keeps answers in a transaction of their own (see recordAnswers); returns how many changes were raised. */
+  async record(domainId: number, answers: HostAnswer[]): Promise<number> {
+    if (answers.length === 0) return 0;
+    return this.db.transaction(async (m) => {
       await writing(m);
-      await recordAnswers(m, domainId, answers);
+      return recordAnswers(m, domainId, answers);
     });
   }
 
-  /** Keeps probes in a transaction of their own (see recordProbes). */
-  async recordProbes(domainId: number, probes: HostProbe[]): Promise<void> {
-    if (probes.length === 0) return;
-    await this.db.transaction(async (m) => {
+  /** Keeps probes in a transaction of their own (see recordProbes); returns how many changes were raised. */
+  async recordProbes(domainId: number, probes: HostProbe[]): Promise<number> {
+    if (probes.length === 0) return 0;
+    return this.db.transaction(async (m) => {
       await writing(m);
-      await recordProbes(m, domainId, probes);
+      return recordProbes(m, domainId, probes);
     });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
 import { Drainer } from './drainer.js';
+import { NewHostSignal } from '../stream/new-host-signal.js';
 import { mapLimit } from '../scans/sources/concurrency.js';
 import { DnsResolver } from '../scans/sources/dns-resolver.js';
 import type { DnsAnswer } from './dns-answer.js';
@@ -34,6 +35,7 @@ export class HostProber extends Drainer implements OnModuleDestroy {
   constructor(
     private readonly env: Environment,
     private readonly store: HostDnsRepository,
+    private readonly signal: NewHostSignal,
   ) {
     super();
     this.resolver = new DnsResolver(env.DNS_SERVERS, env.DNS_TIMEOUT_MS);
@@ -87,7 +89,7 @@ export class HostProber extends Drainer implements OnModuleDestroy {
       for (const [domainId, probes] of byDomain) {
         if (this.stopped) return;
         try {
-          await this.store.recordProbes(domainId, probes);
+          if ((await this.store.recordProbes(domainId, probes)) > 0) await this.signal.publish(domainId);
         } catch (e) {
           this.logger.warn(`could not keep ${probes.length} probes: ${(e as Error).message}`);
         }

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
 import { Drainer } from './drainer.js';
+import { NewHostSignal } from '../stream/new-host-signal.js';
 import { mapLimit } from '../scans/sources/concurrency.js';
 import { DnsResolver } from '../scans/sources/dns-resolver.js';
 import { HostDnsRepository } from './host-dns.repository.js';
@@ -27,6 +28,7 @@ export class HostResolver extends Drainer implements OnModuleDestroy {
   constructor(
     private readonly env: Environment,
     private readonly store: HostDnsRepository,
+    private readonly signal: NewHostSignal,
     private readonly prober: HostProber,
   ) {
     super();
@@ -70,7 +72,7 @@ export class HostResolver extends Drainer implements OnModuleDestroy {
         const answers = await mapLimit(hosts, this.env.DNS_CONCURRENCY, (h) => this.resolver.answer(h));
         if (this.stopped) return;
         const kept = hosts.map((host, i) => ({ host, ...answers[i] }));
-        await this.store.record(domainId, kept);
+        if ((await this.store.record(domainId, kept)) > 0) await this.signal.publish(domainId);
         this.prober.enqueue(domainId, kept);
       } catch (e) {
         this.logger.warn(`could not resolve ${round.length} new hosts: ${(e as Error).message}`);

@@ -68,7 +68,8 @@ export class ScanRunner {
           this.logger.log(`scan ${scan.id} of ${scan.domain} (${scan.trigger}) succeeded: ${JSON.stringify(final)}`);
           this.metrics?.scans.inc({ status: 'success', trigger: scan.trigger });
           this.metrics?.hostsDiscovered.inc(final.new);
-          if (final.new > 0) await this.signal.publish(scan.domainId);
+          // New hosts, and hosts gone or back: streams of hosts and of changes look.
+          if (final.new + final.inactive + final.reactivated > 0) await this.signal.publish(scan.domainId);
           return { status: 'success', ...final };
         }
         if (Date.now() >= deadline) break;
@@ -125,14 +126,14 @@ export class ScanRunner {
     const seen = batch.filter((c, i) => answerSeen(answers[i]) || (failed(i) && c.known));
     const next: ScanProgress = { phase: 'resolve', after: batch[batch.length - 1].host };
     const kept = batch.map((c, i) => ({ host: c.host, ...answers[i] }));
-    const added = await this.store.recordSeen(
+    const { added, changes } = await this.store.recordSeen(
       scan,
       seen.map((c) => c.host),
       kept,
       next,
     );
     this.prober.enqueue(scan.domainId, kept);
-    if (added > 0) await this.signal.publish(scan.domainId);
+    if (added + changes > 0) await this.signal.publish(scan.domainId);
     return next;
   }
 }

@@ -123,9 +123,14 @@ export class ScanStoreRepository {
 
   /**
    * Records hosts as seen now (liveness slices), keeps the DNS answers of every host the slice asked about, and
-   * saves where the scan goes on; returns how many are new.
+   * saves where the scan goes on; returns how many are new, and how many changes it recorded (events).
    */
-  recordSeen(scan: ActiveScan, hosts: string[], answers: HostAnswer[], progress: object): Promise<number> {
+  recordSeen(
+    scan: ActiveScan,
+    hosts: string[],
+    answers: HostAnswer[],
+    progress: object,
+  ): Promise<{ added: number; changes: number }> {
     return this.db.transaction(async (m) => {
       await writing(m);
       // A name the scan's sources staged carries their bits; a known host that still resolves gains none.
@@ -137,8 +142,8 @@ export class ScanStoreRepository {
         [hosts, scan.id],
       );
       await this.addCounts(m, scan.id, counts, progress);
-      await recordAnswers(m, scan.domainId, answers);
-      return counts.newCount;
+      const changes = await recordAnswers(m, scan.domainId, answers);
+      return { added: counts.newCount, changes: changes + counts.reactivated };
     });
   }
 

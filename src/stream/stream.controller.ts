@@ -30,7 +30,9 @@ export class StreamController {
       'process shuts down the stream ends; reconnect with Last-Event-ID. Errors before the stream opens are the ' +
       'JSON errors; a process serving STREAM_MAX_CLIENTS (1000) streams, or a key already holding ' +
       'STREAM_MAX_PER_KEY (3) streams on it, answers 503 service_unavailable with Retry-After (both limits are ' +
-      'per process).',
+      'per process). With `types` (a comma list of the change types of GET /events) the stream carries that ' +
+      'feed instead: each change is one event named by its type (`event: dns_changed`), with the id and the data ' +
+      'of GET /events, and Last-Event-ID takes such an id.',
   })
   @ApiHeader({
     name: 'Last-Event-ID',

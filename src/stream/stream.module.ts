@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { DomainsModule } from '../domains/domains.module.js';
+import { EventsRepository } from '../events/events.repository.js';
 import { NewHostSignal } from './new-host-signal.js';
 import { StreamController } from './stream.controller.js';
 import { StreamRepository } from './stream.repository.js';
@@ -16,7 +17,9 @@ export class NewHostSignalModule {}
 @Module({
   imports: [DomainsModule],
   controllers: [StreamController],
-  providers: [StreamRepository, StreamService],
-  exports: [StreamRepository],
+  // The change feed's repository lives here too: a stream with `types` reads it, and GET /events and
+  // GET /hosts/{host} reach it through this module.
+  providers: [StreamRepository, StreamService, EventsRepository],
+  exports: [StreamRepository, EventsRepository],
 })
 export class StreamModule {}

@@ -88,11 +88,6 @@ export class StreamRepository {
     return row;
   }
 
-  /** Where a stream without Last-Event-ID starts: at the horizon, so everything committed from now on follows. */
-  async tail(): Promise<StreamPosition> {
-    return { ts: (await this.horizon()).ts, id: '0' };
-  }
-
   after(position: StreamPosition, before: string, filter: StreamFilter, limit: number): Promise<StreamHost[]> {
     const { sql, params } = streamStatement(position, before, filter, limit);
     return rows<StreamHost>(this.db, sql, params);

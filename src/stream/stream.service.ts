@@ -7,8 +7,12 @@ import { Rerun } from '../common/rerun.js';
 import { Environment } from '../config/environment.js';
 import { DomainsService } from '../domains/domains.service.js';
 import { formatEventId, parseEventId, type StreamQuery } from './dto/stream.query.js';
+import { EventsRepository } from '../events/events.repository.js';
+import type { EventType } from '../events/dto/events.query.js';
+import { toEventDto } from '../events/dto/event.dto.js';
+import { formatEventId as formatChangeId, parseEventId as parseChangeId } from '../events/dto/events.query.js';
 import { NewHostSignal, type NewHostsSignal } from './new-host-signal.js';
-import { type StreamFilter, type StreamHost, type StreamPosition, StreamRepository } from './stream.repository.js';
+import { type Horizon, type StreamFilter, type StreamHost, StreamRepository } from './stream.repository.js';
 
 /** Hosts read per statement; a stream behind by more reads again at once. */
 const BATCH = 500;
@@ -20,8 +24,7 @@ const BUSY_RETRY_SECONDS = 5;
 const LAG_WARNING_SECONDS = 60;
 
 /** The opening event: where the stream starts (its id, and `after` in its data) and whether it resumed. */
-function readyEvent(position: StreamPosition, resumed: boolean): string {
-  const id = formatEventId(position);
+function readyEvent(id: string, resumed: boolean): string {
   return `retry: ${RETRY_MS}\nid: ${id}\nevent: ready\ndata: ${JSON.stringify({ after: id, resumed })}\n\n`;
 }
 
@@ -35,6 +38,43 @@ function hostEvent(host: StreamHost): string {
     sources: host.sources,
   };
   return `id: ${formatEventId({ ts: host.first_seen_at, id: host.id })}\nevent: host\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** What a stream reads: where the horizon is, and the events after an id and before it, as SSE frames. */
+interface StreamFeed {
+  horizon(): Promise<Horizon>;
+  /** Frames after the event id `after` and before `before`, oldest first, with the id of each. */
+  read(after: string, before: string, limit: number): Promise<{ id: string; frame: string }[]>;
+}
+
+/** The hosts keyset: one `event: host` per host recorded (the stream without `types`). */
+function hostFeed(repository: StreamRepository, filter: StreamFilter): StreamFeed {
+  return {
+    horizon: () => repository.horizon(),
+    async read(after, before, limit) {
+      const hosts = await repository.after(parseEventId(after)!, before, filter, limit);
+      return hosts.map((h) => ({ id: formatEventId({ ts: h.first_seen_at, id: h.id }), frame: hostEvent(h) }));
+    },
+  };
+}
+
+/** The change feed of GET /events (the stream with `types`): one event per change, named by its type. */
+function changeFeed(
+  repository: StreamRepository,
+  events: EventsRepository,
+  filter: StreamFilter,
+  types: readonly EventType[],
+): StreamFeed {
+  return {
+    horizon: () => repository.horizon(),
+    async read(after, before, limit) {
+      const changes = await events.after(parseChangeId(after), before, { ...filter, types }, limit);
+      return changes.map((row) => {
+        const { id, type, ...data } = toEventDto(row);
+        return { id, frame: `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n` };
+      });
+    },
+  };
 }
 
 /**
@@ -58,6 +98,7 @@ export class StreamService implements OnModuleDestroy {
   constructor(
     private readonly env: Environment,
     private readonly repository: StreamRepository,
+    private readonly events: EventsRepository,
     private readonly signal: NewHostSignal,
     private readonly domains: DomainsService,
   ) {}
@@ -65,10 +106,12 @@ export class StreamService implements OnModuleDestroy {
   /** Validates the request and opens the stream: errors before it opens are the contract's JSON errors. */
   async open(query: StreamQuery, lastEventId: string | undefined, keyId: string, server: object): Promise<Readable> {
     const resume = lastEventId?.trim() || query.last_event_id;
-    const at = resume !== undefined ? parseEventId(resume) : null;
-    if (resume !== undefined && !at) {
+    const changes = query.types !== undefined;
+    const valid = resume === undefined || (changes ? parseChangeId(resume) : parseEventId(resume)) !== null;
+    if (!valid) {
       const name = lastEventId?.trim() ? 'Last-Event-ID' : 'last_event_id';
-      throw ApiError.invalidQuery(`${name} must be an event id of this stream (<first_seen_at>_<id>)`);
+      const shape = changes ? 'an id of GET /events' : '<first_seen_at>_<id>';
+      throw ApiError.invalidQuery(`${name} must be an event id of this stream (${shape})`);
     }
     if (query.domain && query.platform) throw ApiError.invalidQuery('give domain or platform, not both');
     if (this.sessions.size + this.opening >= this.env.STREAM_MAX_CLIENTS) {
@@ -85,8 +128,15 @@ export class StreamService implements OnModuleDestroy {
         platform: query.platform,
         domainId: query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined,
       };
-      const start = at ?? (await this.repository.tail());
-      session = new StreamSession(this.env, this.repository, this.logger, filter, start, at !== null, (lag) =>
+      const feed = changes
+        ? changeFeed(this.repository, this.events, filter, [...new Set(query.types)])
+        : hostFeed(this.repository, filter);
+      const tail = async () => {
+        const { ts } = await this.repository.horizon();
+        return changes ? formatChangeId({ ts, rank: 0, id: '0' }) : formatEventId({ ts, id: '0' });
+      };
+      const start = resume ?? (await tail());
+      session = new StreamSession(this.env, feed, this.logger, filter, start, resume !== undefined, (lag) =>
         this.noteLag(lag),
       );
     } catch (e) {
@@ -154,10 +204,10 @@ class StreamSession {
 
   constructor(
     env: Environment,
-    private readonly repository: StreamRepository,
+    private readonly feed: StreamFeed,
     private readonly logger: Logger,
     private readonly filter: StreamFilter,
-    private position: StreamPosition,
+    private position: string,
     resumed: boolean,
     private readonly onLag: (seconds: number) => void,
   ) {
@@ -197,18 +247,18 @@ class StreamSession {
     try {
       const signalled = this.signalPending;
       this.signalPending = false;
-      const horizon = await this.repository.horizon();
+      const horizon = await this.feed.horizon();
       this.onLag(horizon.lag_seconds);
       if (signalled && (this.awaiting === null || this.awaiting < horizon.now)) this.awaiting = horizon.now;
       this.lookAgainIfHeldBack(horizon.ts);
-      let hosts: StreamHost[];
+      let frames: { id: string; frame: string }[];
       do {
-        hosts = await this.repository.after(this.position, horizon.ts, this.filter, BATCH);
-        if (this.closed.signal.aborted || this.body.writableEnded || hosts.length === 0) return;
-        const last = hosts[hosts.length - 1];
-        this.position = { ts: last.first_seen_at, id: last.id };
-        if (!this.write(hosts.map(hostEvent).join(''))) await once(this.body, 'drain', { signal: this.closed.signal });
-      } while (hosts.length === BATCH);
+        frames = await this.feed.read(this.position, horizon.ts, BATCH);
+        if (this.closed.signal.aborted || this.body.writableEnded || frames.length === 0) return;
+        this.position = frames[frames.length - 1].id;
+        const text = frames.map((f) => f.frame).join('');
+        if (!this.write(text)) await once(this.body, 'drain', { signal: this.closed.signal });
+      } while (frames.length === BATCH);
       this.warned = false;
     } catch (e) {
       // The database did not answer: the next signal or poll tries again from the same position.

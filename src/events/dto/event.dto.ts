@@ -1,6 +1,7 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { DNS_DESCRIPTION, DnsAnswerDto, HttpChangeDto, TakeoverDto } from '../../intel/dto/dns.dto.js';
-import { EVENT_TYPES, type EventType } from './events.query.js';
+import type { EventRow } from '../events.repository.js';
+import { EVENT_TYPES, type EventType, formatEventId } from './events.query.js';
 
 @ApiExtraModels(DnsAnswerDto, HttpChangeDto, TakeoverDto)
 export class HostEventDto {
@@ -57,3 +58,15 @@ export class EventsMetaDto {
   @ApiProperty({ description: 'Whether more events follow at once (read again without waiting)' })
   has_more: boolean;
 }
+
+/** An event row as the API shows it. */
+export const toEventDto = (row: EventRow): HostEventDto => ({
+  id: formatEventId({ ts: row.at, rank: row.rank, id: row.id }),
+  type: row.type,
+  host: row.host,
+  domain: row.domain,
+  platform: row.platform,
+  at: row.at,
+  before: row.before,
+  after: row.after,
+});

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { LimitParam, normalizeTimestamp } from '../../common/validation/query-params.js';
-import { HostScopeQuery } from '../../stream/dto/stream.query.js';
+import { HostScopeQuery } from '../../common/validation/host-scope.query.js';
 
 /** The change types the service records, in the order the README explains them. */
 export const EVENT_TYPES = [

@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
-import { IsRootDomain } from '../../common/validation/is-root-domain.decorator.js';
-import { EnumParam, normalizeTimestamp } from '../../common/validation/query-params.js';
-import { PLATFORM_SLUGS } from '../../platforms/platform-slugs.js';
+import { Transform } from 'class-transformer';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { EVENT_TYPES, type EventType } from '../../events/dto/events.query.js';
+import { normalizeTimestamp } from '../../common/validation/query-params.js';
+import { HostScopeQuery } from '../../common/validation/host-scope.query.js';
 
 /** An event id: the host's first_seen_at (UTC, six fraction digits, as the feeds give it) and its id. */
 export const EVENT_ID = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:(\d{2})\.\d{6}Z)_(\d{1,18})$/;
@@ -17,18 +18,22 @@ export function parseEventId(text: string): { ts: string; id: string } | null {
   return { ts: m[1], id: m[3] };
 }
 
-/** `platform` or `domain`: the hosts a stream or a feed of changes is about (give one, or neither). */
-export class HostScopeQuery {
-  @EnumParam(PLATFORM_SLUGS, undefined, 'Only hosts of this platform')
-  platform?: string;
-
-  @ApiPropertyOptional({ description: 'Only hosts of this tracked root domain', example: 'example.com' })
-  @IsOptional()
-  @IsRootDomain()
-  domain?: string;
-}
-
 export class StreamQuery extends HostScopeQuery {
+  @ApiPropertyOptional({
+    type: 'string',
+    description:
+      `Stream the change feed of GET /events instead of new hosts: these types, a comma list of ${EVENT_TYPES.join(', ')}. ` +
+      'Each change is then one event named by its type, with the id and the data of GET /events.',
+    example: 'host_new,takeover_candidate',
+  })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.split(',').map((t) => t.trim()) : value,
+  )
+  @IsIn(EVENT_TYPES, { each: true, message: `types must be a comma list of: ${EVENT_TYPES.join(', ')}` })
+  @IsString({ each: true, message: `types must be a comma list of: ${EVENT_TYPES.join(', ')}` })
+  types?: EventType[];
+
   @ApiPropertyOptional({
     description:
       'Resume after this event id, for clients that cannot send the Last-Event-ID header (which wins when both ' +

@@ -1,0 +1,16 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional } from 'class-validator';
+import { PLATFORM_SLUGS } from '../../platforms/platform-slugs.js';
+import { IsRootDomain } from './is-root-domain.decorator.js';
+import { EnumParam } from './query-params.js';
+
+/** `platform` or `domain`: the hosts a stream or a feed of changes is about (give one, or neither). */
+export class HostScopeQuery {
+  @EnumParam(PLATFORM_SLUGS, undefined, 'Only hosts of this platform')
+  platform?: string;
+
+  @ApiPropertyOptional({ description: 'Only hosts of this tracked root domain', example: 'example.com' })
+  @IsOptional()
+  @IsRootDomain()
+  domain?: string;
+}
