@@ -106,8 +106,19 @@ if (c) {
   if (c.soak) {
     console.log(
       `CT follow of ${c.soak.seconds} s at ${c.soak.rate} entries/s: ${c.soak.entries_followed.toLocaleString('en')} entries, ` +
-        `${c.soak.lag_at_end} behind at the end; RSS low ${c.soak.rss_mb_first_minute_low} MB in the first minute, ` +
-        `${c.soak.rss_mb_last_minute_low} MB in the last (peak ${c.soak.rss_mb_peak} MB)`,
+        `${c.soak.lag_at_end} behind at the end; RSS low ${c.soak.rss_mb_low_after_warm_up} MB after the warm-up, ` +
+        `${c.soak.rss_mb_low_last_two_minutes} MB in the last two minutes (x${c.soak.late_to_early}, target <= 1.1: ` +
+        `${mark(c.soak.flat)}; peak ${c.soak.rss_mb_peak} MB)`,
     );
   }
+}
+const k = read('intel');
+if (k) {
+  console.log(
+    `\nhost knowledge: resolution ${k.resolution.names_per_s.toLocaleString('en')} names/s (target >= 5,000: ` +
+      `${mark(k.resolution.names_per_s >= 5000)}; one A query a name ${k.resolution.floor_a_queries_per_s.toLocaleString('en')}/s), ` +
+      `probing ${k.probing.hosts_per_s.toLocaleString('en')} hosts/s (target >= 1,000: ${mark(k.probing.hosts_per_s >= 1000)}; ` +
+      `bare https.get ${k.probing.floor_gets_per_s.toLocaleString('en')}/s), storage ${k.storage.new_bytes_per_host} bytes a ` +
+      `host at ${k.storage.hosts.toLocaleString('en')} hosts (target <= 250: ${mark(k.storage.new_bytes_per_host <= 250)})`,
+  );
 }

@@ -3,13 +3,14 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * What the service knows of each host beside its name, and the changes it saw.
  *
- * host_dns: the last DNS answer per host (one row a host, written by the liveness phase of scans): the status,
- * the A and AAAA sets (sorted, so the same set compares equal), the CNAME chain in order, when it was last asked
- * and when the answer last changed; `takeover` when the alias chain dangles onto a service of the takeover list.
- *
- * host_http: the last HTTP probe per host (PROBE=on): whether anything answered, and what (scheme, port, status,
- * final URL, title, Server, length, the TLS certificate's subject, issuer and expiry); `takeover` when the page
- * shows the error text of a service the host's alias points at.
+ * host_intel: one row per host that was resolved or probed, in one row so that a host costs one tuple and one
+ * index entry (columns it lacks are NULL, a bit each).
+ * - The last DNS answer (dns_status and resolved_at set once resolved): the A and AAAA sets, sorted so that the
+ *   same set compares equal, the CNAME chain in order, an empty set NULL; dns_takeover when the chain dangles
+ *   onto a service of the takeover list. When it last changed is its last dns_changed event.
+ * - The last HTTP probe (listening and probed_at set once probed, PROBE=on): scheme, port, status, the final URL
+ *   (NULL when no redirect moved it), title, Server, length, the TLS certificate's subject, issuer and expiry;
+ *   http_takeover when the page shows the error text of a service the host's alias points at.
  *
  * host_events: every change but a host's arrival (host_new is read from hosts itself, on hosts_new_feed_idx, so a
  * scan that finds 100,000 names writes no second row for each). `at` is the writing transaction's now(), like
@@ -21,23 +22,18 @@ export class HostKnowledge1765100000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
-      CREATE TABLE host_dns (
+      CREATE TABLE host_intel (
         host_id bigint PRIMARY KEY REFERENCES hosts (id) ON DELETE CASCADE,
-        status text NOT NULL CHECK (status IN ('resolved', 'nxdomain', 'servfail', 'timeout')),
-        a text[] NOT NULL DEFAULT '{}',
-        aaaa text[] NOT NULL DEFAULT '{}',
-        cname text[] NOT NULL DEFAULT '{}',
-        takeover jsonb,
-        resolved_at timestamptz NOT NULL DEFAULT now(),
-        changed_at timestamptz NOT NULL DEFAULT now()
-      )`);
-    await q.query(`
-      CREATE TABLE host_http (
-        host_id bigint PRIMARY KEY REFERENCES hosts (id) ON DELETE CASCADE,
-        listening boolean NOT NULL,
+        dns_status text CHECK (dns_status IN ('resolved', 'nxdomain', 'servfail', 'timeout')),
+        a text[],
+        aaaa text[],
+        cname text[],
+        dns_takeover jsonb,
+        resolved_at timestamptz,
+        listening boolean,
         scheme text,
         port integer,
-        status integer,
+        http_status integer,
         final_url text,
         title text,
         server text,
@@ -45,9 +41,8 @@ export class HostKnowledge1765100000000 implements MigrationInterface {
         tls_subject text,
         tls_issuer text,
         tls_not_after timestamptz,
-        takeover jsonb,
-        probed_at timestamptz NOT NULL DEFAULT now(),
-        changed_at timestamptz NOT NULL DEFAULT now()
+        http_takeover jsonb,
+        probed_at timestamptz
       )`);
     await q.query(`
       CREATE TABLE host_events (
@@ -66,7 +61,6 @@ export class HostKnowledge1765100000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE host_events`);
-    await q.query(`DROP TABLE host_http`);
-    await q.query(`DROP TABLE host_dns`);
+    await q.query(`DROP TABLE host_intel`);
   }
 }

@@ -232,13 +232,14 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
     // A kept DNS answer, a change of it and a host gone: the rows and events that carry every field.
     await t.dataSource.query(
       `WITH h AS (SELECT id, host, domain_id FROM hosts)
-       , dns AS (INSERT INTO host_dns (host_id, status, a, aaaa, cname, takeover)
+       , dns AS (INSERT INTO host_intel (host_id, dns_status, a, aaaa, cname, dns_takeover, resolved_at)
                  SELECT id, 'resolved', '{192.0.2.1}'::text[], '{2001:db8::1}'::text[], '{edge.cdn.example}'::text[],
-                        NULL::jsonb FROM h
+                        NULL::jsonb, now() FROM h
                   WHERE host = 'api.example.com'
                  UNION ALL
-                 SELECT id, 'nxdomain', '{}', '{}', '{old-shop.azurewebsites.net}',
-                        '{"service":"Microsoft Azure","status":"Vulnerable","evidence":"NXDOMAIN","vulnerable":true}'::jsonb
+                 SELECT id, 'nxdomain', NULL, NULL, '{old-shop.azurewebsites.net}',
+                        '{"service":"Microsoft Azure","status":"Vulnerable","evidence":"NXDOMAIN","vulnerable":true}'::jsonb,
+                        now()
                    FROM h WHERE host = 'old.example.com')
        INSERT INTO host_events (type, host_id, domain_id, before, after)
        SELECT 'dns_changed', id, domain_id, '{"status":"nxdomain","a":[],"aaaa":[],"cname":[]}'::jsonb,
@@ -253,13 +254,20 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
                         '{"service":"Microsoft Azure","status":"Vulnerable","evidence":"NXDOMAIN"}'::jsonb
                    FROM h WHERE host = 'old.example.com'`,
     );
+    // A probe that answered (on a host resolved above), and one that found nothing listening (on a host never resolved).
     await t.dataSource.query(
-      `INSERT INTO host_http (host_id, listening, scheme, port, status, final_url, title, server, content_length,
-                              tls_subject, tls_issuer, tls_not_after)
-       SELECT id, true, 'https', 443, 200, 'https://api.example.com/', 'API', 'nginx', 1234, 'CN=api.example.com',
-              'CN=Test CA', now() + interval '30 days' FROM hosts WHERE host = 'api.example.com'
+      `INSERT INTO host_intel AS k (host_id, listening, scheme, port, http_status, final_url, title, server,
+                                    content_length, tls_subject, tls_issuer, tls_not_after, probed_at)
+       SELECT id, true, 'https', 443, 200, NULL, 'API', 'nginx', 1234, 'CN=api.example.com',
+              'CN=Test CA', now() + interval '30 days', now() FROM hosts WHERE host = 'api.example.com'
        UNION ALL
-       SELECT id, false, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM hosts WHERE host = 'www.example.com'`,
+       SELECT id, false, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, now()
+         FROM hosts WHERE host = 'www.example.com'
+       ON CONFLICT (host_id) DO UPDATE
+         SET listening = excluded.listening, scheme = excluded.scheme, port = excluded.port,
+             http_status = excluded.http_status, title = excluded.title, server = excluded.server,
+             content_length = excluded.content_length, tls_subject = excluded.tls_subject,
+             tls_issuer = excluded.tls_issuer, tls_not_after = excluded.tls_not_after, probed_at = excluded.probed_at`,
     );
     keys = { read: await t.token(['read']), write: await t.token(['write']) };
     doc = (await t.get('/openapi.json')).body;

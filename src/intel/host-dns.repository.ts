@@ -16,7 +16,7 @@ export class HostDnsRepository {
       this.db,
       `SELECT h.host FROM hosts h
         WHERE h.domain_id = $1 AND h.host = ANY($2::text[])
-          AND NOT EXISTS (SELECT 1 FROM host_dns d WHERE d.host_id = h.id)`,
+          AND NOT EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = h.id AND k.dns_status IS NOT NULL)`,
       [domainId, hosts],
     );
     return found.map((r) => r.host);

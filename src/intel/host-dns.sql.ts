@@ -10,12 +10,12 @@ export interface HostAnswer extends DnsAnswer {
 }
 
 /** The JSON a dns_changed event keeps on either side, and host rows show as `dns` (with resolved_at). */
-const answerJson = (alias: string) =>
-  `jsonb_build_object('status', ${alias}.status, 'a', to_jsonb(${alias}.a), 'aaaa', to_jsonb(${alias}.aaaa),
-                      'cname', to_jsonb(${alias}.cname))`;
+const answerJson = (alias: string, status = 'dns_status') =>
+  `jsonb_build_object('status', ${alias}.${status}, 'a', to_jsonb(coalesce(${alias}.a, '{}')),
+                      'aaaa', to_jsonb(coalesce(${alias}.aaaa, '{}')), 'cname', to_jsonb(coalesce(${alias}.cname, '{}')))`;
 
 /**
- * Keeps the DNS answers of a domain's hosts (host_dns), inside the caller's transaction (after writing()), in
+ * Keeps the DNS answers of a domain's hosts (host_intel), inside the caller's transaction (after writing()), in
  * one statement: hosts not recorded (a new name that did not resolve) are passed over, an answer that differs from
  * the kept one in status or in any record set raises a dns_changed event with both, and the same answer again
  * changes nothing but resolved_at. A timeout is no answer: it never replaces one that was kept, and raises
@@ -29,18 +29,19 @@ export async function recordAnswers(m: EntityManager, domainId: number, answers:
   const [{ changed }] = await rows<{ changed: number }>(
     m,
     `WITH input AS (
-       SELECT DISTINCT ON (h.id) h.id AS host_id, i.status, i.a, i.aaaa, i.cname, i.takeover
+       SELECT DISTINCT ON (h.id) h.id AS host_id, i.status,
+              nullif(i.a, '{}') AS a, nullif(i.aaaa, '{}') AS aaaa, nullif(i.cname, '{}') AS cname, i.takeover
          FROM jsonb_to_recordset($2::jsonb)
               AS i(host text, status text, a text[], aaaa text[], cname text[], takeover jsonb)
          JOIN hosts h ON h.domain_id = $1 AND h.host = i.host
      ), compared AS (
-       SELECT i.*, k.host_id IS NOT NULL AS kept,
-              (k.status, k.a, k.aaaa, k.cname) IS DISTINCT FROM (i.status, i.a, i.aaaa, i.cname) AS differs,
+       SELECT i.*, k.dns_status IS NOT NULL AS kept,
+              (k.dns_status, k.a, k.aaaa, k.cname) IS DISTINCT FROM (i.status, i.a, i.aaaa, i.cname) AS differs,
               coalesce((i.takeover ->> 'vulnerable')::boolean, false)
-                AND k.takeover IS DISTINCT FROM i.takeover AS candidate,
-              ${answerJson('k')} AS before, ${answerJson('i')} AS after
-         FROM input i LEFT JOIN host_dns k ON k.host_id = i.host_id
-        WHERE NOT (i.status = 'timeout' AND k.host_id IS NOT NULL)
+                AND k.dns_takeover IS DISTINCT FROM i.takeover AS candidate,
+              ${answerJson('k')} AS before, ${answerJson('i', 'status')} AS after
+         FROM input i LEFT JOIN host_intel k ON k.host_id = i.host_id
+        WHERE NOT (i.status = 'timeout' AND k.dns_status IS NOT NULL)
      ), events AS (
        INSERT INTO host_events (type, host_id, domain_id, before, after)
        SELECT 'dns_changed', host_id, $1, before, after FROM compared WHERE kept AND differs
@@ -48,14 +49,11 @@ export async function recordAnswers(m: EntityManager, domainId: number, answers:
        SELECT 'takeover_candidate', host_id, $1, NULL, takeover - 'vulnerable' FROM compared WHERE candidate
        RETURNING 1
      ), kept AS (
-       INSERT INTO host_dns (host_id, status, a, aaaa, cname, takeover)
-       SELECT host_id, status, a, aaaa, cname, takeover FROM compared
+       INSERT INTO host_intel (host_id, dns_status, a, aaaa, cname, dns_takeover, resolved_at)
+       SELECT host_id, status, a, aaaa, cname, takeover, now() FROM compared
        ON CONFLICT (host_id) DO UPDATE
-         SET status = excluded.status, a = excluded.a, aaaa = excluded.aaaa, cname = excluded.cname,
-             takeover = excluded.takeover, resolved_at = now(),
-             changed_at = CASE WHEN (host_dns.status, host_dns.a, host_dns.aaaa, host_dns.cname)
-                                    IS DISTINCT FROM (excluded.status, excluded.a, excluded.aaaa, excluded.cname)
-                               THEN now() ELSE host_dns.changed_at END
+         SET dns_status = excluded.dns_status, a = excluded.a, aaaa = excluded.aaaa, cname = excluded.cname,
+             dns_takeover = excluded.dns_takeover, resolved_at = now()
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM events)::int AS changed, (SELECT count(*) FROM kept)::int AS kept`,
@@ -67,11 +65,12 @@ export async function recordAnswers(m: EntityManager, domainId: number, answers:
 /**
  * A host row's `dns` (null when never resolved), `takeover` (null unless its alias points at a listed service that
  * the DNS answer or the probed page shows unclaimed) and `http` (null when never probed) as select expressions:
- * primary-key reads of host_dns and host_http per row of the page, so a list's own plan is not changed by them.
+ * primary-key reads of the host's host_intel row (one page, read once and then from the buffer), so a list's own
+ * plan is not changed by them.
  */
 export const knowledgeSql = (host = 'h') =>
-  `(SELECT ${answerJson('hd')} || jsonb_build_object('resolved_at', ${isoSql('hd.resolved_at')})
-      FROM host_dns hd WHERE hd.host_id = ${host}.id) AS dns,
-   coalesce((SELECT hd.takeover FROM host_dns hd WHERE hd.host_id = ${host}.id),
-            (SELECT hh.takeover FROM host_http hh WHERE hh.host_id = ${host}.id)) - 'vulnerable' AS takeover,
+  `(SELECT ${answerJson('hk')} || jsonb_build_object('resolved_at', ${isoSql('hk.resolved_at')})
+      FROM host_intel hk WHERE hk.host_id = ${host}.id AND hk.dns_status IS NOT NULL) AS dns,
+   (SELECT coalesce(hk.dns_takeover, hk.http_takeover) - 'vulnerable'
+      FROM host_intel hk WHERE hk.host_id = ${host}.id) AS takeover,
    ${httpSql(host)}`;

@@ -10,12 +10,19 @@ export interface HostProbe extends HttpProbe {
 }
 
 /** What an http_changed event keeps on either side. */
-const changeJson = (alias: string) =>
+const changeJson = (alias: string, status: string) =>
   `jsonb_build_object('listening', ${alias}.listening, 'scheme', ${alias}.scheme, 'port', ${alias}.port,
-                      'status', ${alias}.status, 'title', ${alias}.title)`;
+                      'status', ${alias}.${status}, 'title', ${alias}.title)`;
+
+/** A probe as kept: final_url only when a redirect moved it (the rest of the time it is the start URL, rebuilt). */
+function keptForm(p: HostProbe): HostProbe {
+  if (!p.listening || !p.scheme || !p.port) return p;
+  const port = (p.scheme === 'https' && p.port === 443) || (p.scheme === 'http' && p.port === 80) ? '' : `:${p.port}`;
+  return p.final_url === `${p.scheme}://${p.host}${port}/` ? { ...p, final_url: null } : p;
+}
 
 /**
- * Keeps the probes of a domain's hosts (host_http) in one statement inside the caller's transaction: a change of
+ * Keeps the probes of a domain's hosts (host_intel) in one statement inside the caller's transaction: a change of
  * whether anything answers, of the status or of the title raises http_changed with both sides; a page showing the
  * error text of a vulnerable service the host's alias points at raises takeover_candidate once. Returns how many
  * events were raised.
@@ -32,12 +39,12 @@ export async function recordProbes(m: EntityManager, domainId: number, probes: H
                 takeover jsonb)
          JOIN hosts h ON h.domain_id = $1 AND h.host = i.host
      ), compared AS (
-       SELECT i.*, k.host_id IS NOT NULL AS kept,
-              (k.listening, k.status, k.title) IS DISTINCT FROM (i.listening, i.status, i.title) AS differs,
+       SELECT i.*, k.listening IS NOT NULL AS kept,
+              (k.listening, k.http_status, k.title) IS DISTINCT FROM (i.listening, i.status, i.title) AS differs,
               coalesce((i.takeover ->> 'vulnerable')::boolean, false)
-                AND k.takeover IS DISTINCT FROM i.takeover AS candidate,
-              ${changeJson('k')} AS before, ${changeJson('i')} AS after
-         FROM input i LEFT JOIN host_http k ON k.host_id = i.host_id
+                AND k.http_takeover IS DISTINCT FROM i.takeover AS candidate,
+              ${changeJson('k', 'http_status')} AS before, ${changeJson('i', 'status')} AS after
+         FROM input i LEFT JOIN host_intel k ON k.host_id = i.host_id
      ), events AS (
        INSERT INTO host_events (type, host_id, domain_id, before, after)
        SELECT 'http_changed', host_id, $1, before, after FROM compared WHERE kept AND differs
@@ -45,34 +52,36 @@ export async function recordProbes(m: EntityManager, domainId: number, probes: H
        SELECT 'takeover_candidate', host_id, $1, NULL, takeover - 'vulnerable' FROM compared WHERE candidate
        RETURNING 1
      ), kept AS (
-       INSERT INTO host_http (host_id, listening, scheme, port, status, final_url, title, server, content_length,
-                              tls_subject, tls_issuer, tls_not_after, takeover)
+       INSERT INTO host_intel (host_id, listening, scheme, port, http_status, final_url, title, server, content_length,
+                               tls_subject, tls_issuer, tls_not_after, http_takeover, probed_at)
        SELECT host_id, listening, scheme, port, status, final_url, title, server, content_length,
-              tls_subject, tls_issuer, tls_not_after, takeover
+              tls_subject, tls_issuer, tls_not_after, takeover, now()
          FROM compared
        ON CONFLICT (host_id) DO UPDATE
          SET listening = excluded.listening, scheme = excluded.scheme, port = excluded.port,
-             status = excluded.status, final_url = excluded.final_url, title = excluded.title,
+             http_status = excluded.http_status, final_url = excluded.final_url, title = excluded.title,
              server = excluded.server, content_length = excluded.content_length,
              tls_subject = excluded.tls_subject, tls_issuer = excluded.tls_issuer,
-             tls_not_after = excluded.tls_not_after, takeover = excluded.takeover, probed_at = now(),
-             changed_at = CASE WHEN (host_http.listening, host_http.status, host_http.title)
-                                    IS DISTINCT FROM (excluded.listening, excluded.status, excluded.title)
-                               THEN now() ELSE host_http.changed_at END
+             tls_not_after = excluded.tls_not_after, http_takeover = excluded.http_takeover, probed_at = now()
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM events)::int AS raised, (SELECT count(*) FROM kept)::int AS kept`,
-    [domainId, JSON.stringify(probes)],
+    [domainId, JSON.stringify(probes.map(keptForm))],
   );
   return raised;
 }
 
+/** The URL a probe started from (`https://host/`, `http://host:8080/`): final_url when no redirect moved it. */
+const startUrl = (hh: string, host: string) =>
+  `${hh}.scheme || '://' || ${host}.host ||
+   CASE WHEN (${hh}.scheme, ${hh}.port) IN (('https', 443), ('http', 80)) THEN '' ELSE ':' || ${hh}.port END || '/'`;
+
 /** A host row's `http` (null when never probed), as a select expression: one primary-key read per row. */
 export const httpSql = (host = 'h') =>
-  `(SELECT jsonb_build_object('listening', hh.listening, 'scheme', hh.scheme, 'port', hh.port, 'status', hh.status,
-             'final_url', hh.final_url, 'title', hh.title, 'server', hh.server, 'content_length', hh.content_length,
+  `(SELECT jsonb_build_object('listening', hh.listening, 'scheme', hh.scheme, 'port', hh.port, 'status', hh.http_status,
+             'final_url', coalesce(hh.final_url, ${startUrl('hh', host)}), 'title', hh.title, 'server', hh.server, 'content_length', hh.content_length,
              'tls', CASE WHEN hh.tls_subject IS NULL THEN NULL ELSE jsonb_build_object(
                       'subject', hh.tls_subject, 'issuer', hh.tls_issuer,
                       'not_after', ${isoSql('hh.tls_not_after')}) END,
              'probed_at', ${isoSql('hh.probed_at')})
-      FROM host_http hh WHERE hh.host_id = ${host}.id) AS http`;
+      FROM host_intel hh WHERE hh.host_id = ${host}.id AND hh.listening IS NOT NULL) AS http`;

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { isSpecialUse } from './special-addresses.js';
 
-/** What a probe read of a host's web server, as kept (host_http) and shown (`http`). */
+/** What a probe read of a host's web server, as kept (host_intel) and shown (`http`). */
 export interface HttpProbe {
   /** Whether any probed port answered HTTP; the fields below are null when none did. */
   listening: boolean;

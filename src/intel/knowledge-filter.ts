@@ -16,31 +16,31 @@ export const hasKnowledgeFilter = (f: KnowledgeFilter | undefined): f is Knowled
   !!f && (f.resolves !== undefined || f.status !== undefined || f.takeover !== undefined || f.cname !== undefined);
 
 /**
- * The conditions of a knowledge filter on host rows aliased `h`, each a primary-key probe of host_dns or
- * host_http per host the statement reads.
+ * The conditions of a knowledge filter on host rows aliased `h`, each a primary-key probe of host_intel per host
+ * the statement reads.
  */
 export function knowledgeConditions(q: Params, f: KnowledgeFilter | undefined, h = 'h'): string[] {
   if (!f) return [];
   const where: string[] = [];
   if (f.resolves !== undefined) {
     where.push(
-      `${f.resolves ? '' : 'NOT '}EXISTS (SELECT 1 FROM host_dns kd WHERE kd.host_id = ${h}.id AND kd.status = 'resolved')`,
+      `${f.resolves ? '' : 'NOT '}EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.dns_status = 'resolved')`,
     );
   }
   if (f.status !== undefined) {
-    where.push(`EXISTS (SELECT 1 FROM host_http kh WHERE kh.host_id = ${h}.id AND kh.status = ${q.p(f.status)})`);
+    where.push(`EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.http_status = ${q.p(f.status)})`);
   }
   if (f.takeover !== undefined) {
     where.push(
-      `${f.takeover ? '' : 'NOT '}(EXISTS (SELECT 1 FROM host_dns kd WHERE kd.host_id = ${h}.id AND kd.takeover IS NOT NULL)
-        OR EXISTS (SELECT 1 FROM host_http kh WHERE kh.host_id = ${h}.id AND kh.takeover IS NOT NULL))`,
+      `${f.takeover ? '' : 'NOT '}EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id
+                                              AND coalesce(k.dns_takeover, k.http_takeover) IS NOT NULL)`,
     );
   }
   if (f.cname !== undefined) {
     const suffix = q.p(f.cname);
     where.push(
-      `EXISTS (SELECT 1 FROM host_dns kd, unnest(kd.cname) c(name)
-                WHERE kd.host_id = ${h}.id AND (c.name = ${suffix} OR right(c.name, length(${suffix}) + 1) = '.' || ${suffix}))`,
+      `EXISTS (SELECT 1 FROM host_intel k, unnest(k.cname) c(name)
+                WHERE k.host_id = ${h}.id AND (c.name = ${suffix} OR right(c.name, length(${suffix}) + 1) = '.' || ${suffix}))`,
     );
   }
   return where;
