@@ -51,6 +51,7 @@ const CASES: Record<string, Case[]> = {
     { status: 200, path: '/domains/example.com/subdomains?filter=inactive' },
     { status: 200, path: '/domains/example.com/subdomains?search=api&limit=1' },
     { status: 200, path: '/domains/example.com/subdomains?resolves=true&cname=cdn.example&takeover=false' },
+    { status: 200, path: '/domains/example.com/subdomains?wildcard=only' },
     { status: 400, path: '/domains/example.com/subdomains?status=99' },
     { status: 400, path: '/domains/example.com/subdomains?filter=nope' },
     { status: 401, path: '/domains/example.com/subdomains', key: 'none' },
@@ -65,6 +66,8 @@ const CASES: Record<string, Case[]> = {
   ],
   'GET /subdomains/new': [
     { status: 200, path: '/subdomains/new?limit=1' },
+    { status: 200, path: '/subdomains/new?wildcard=include' },
+    { status: 400, path: '/subdomains/new?wildcard=maybe' },
     { status: 400, path: '/subdomains/new?since=yesterday' },
     { status: 401, path: '/subdomains/new', key: 'none' },
   ],
@@ -250,6 +253,9 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
                         '{"listening":false,"scheme":null,"port":null,"status":null,"title":null}'::jsonb,
                         '{"listening":true,"scheme":"https","port":443,"status":200,"title":"API"}'::jsonb
                    FROM h WHERE host = 'api.example.com'
+       UNION ALL SELECT 'wildcard_detected', id, domain_id, NULL,
+                        '{"zone":"*.example.com","answers":["192.0.2.80"]}'::jsonb
+                   FROM h WHERE host = 'www.example.com'
        UNION ALL SELECT 'takeover_candidate', id, domain_id, NULL,
                         '{"service":"Microsoft Azure","status":"Vulnerable","evidence":"NXDOMAIN"}'::jsonb
                    FROM h WHERE host = 'old.example.com'`,

@@ -19,7 +19,9 @@ export class EventsController {
       'host_new (a host first found), host_gone (a scan no longer saw it), host_back (seen again), dns_changed ' +
       '(its DNS answer changed; before and after carry both), http_changed (the probe of its web server changed ' +
       'in listening, status or title), takeover_candidate (its alias points at a service the takeover list marks ' +
-      'vulnerable, shown unclaimed; after names it). Poll with `after` = meta.after: no change is ' +
+      'vulnerable, shown unclaimed; after names it), wildcard_detected (a zone answers every name under it; ' +
+      'after is the zone and its answers). Arrivals of wildcard hosts are left out unless wildcard=include. ' +
+      'Poll with `after` = meta.after: no change is ' +
       'skipped or repeated, even one whose transaction commits late. Filters: type (a comma list), platform or domain.',
   })
   @ApiEnvelope(HostEventDto, { isArray: true, meta: EventsMetaDto })

@@ -2,13 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isoSql, Params, rows, type Statement } from '../database/sql.js';
-import type { DnsAnswerDto, HttpChangeDto, TakeoverDto } from '../intel/dto/dns.dto.js';
+import { type WildcardMode, wildcardConditions } from '../intel/knowledge-filter.js';
+import type { DnsAnswerDto, HttpChangeDto, TakeoverDto, WildcardZoneDto } from '../intel/dto/dns.dto.js';
 import type { EventPosition, EventType } from './dto/events.query.js';
 
 export interface EventFilter {
   types: readonly EventType[];
   platform?: string;
   domainId?: number;
+  /** Wildcard hosts' arrivals: out unless asked for (see WildcardMode). */
+  wildcard?: WildcardMode;
 }
 
 export interface EventRow {
@@ -20,7 +23,7 @@ export interface EventRow {
   domain: string;
   platform: string;
   before: DnsAnswerDto | HttpChangeDto | null;
-  after: DnsAnswerDto | HttpChangeDto | TakeoverDto | null;
+  after: DnsAnswerDto | HttpChangeDto | TakeoverDto | WildcardZoneDto | null;
 }
 
 /**
@@ -42,7 +45,11 @@ export function eventsStatement(
     ...(filter.platform ? [`d.platform_slug = ${q.p(filter.platform)}`] : []),
   ];
   if (filter.types.includes('host_new')) {
-    const where = [`h.first_seen_at < ${q.p(before)}::timestamptz`, ...scope('h.domain_id')];
+    const where = [
+      `h.first_seen_at < ${q.p(before)}::timestamptz`,
+      ...scope('h.domain_id'),
+      ...wildcardConditions(filter.wildcard ?? 'exclude'),
+    ];
     if (after) {
       where.push(
         after.rank === 0

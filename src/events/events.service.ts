@@ -31,7 +31,7 @@ export class EventsService {
     const found = await this.events.after(
       after,
       horizon.ts,
-      { types, platform: query.platform, domainId },
+      { types, platform: query.platform, domainId, wildcard: query.wildcard },
       query.limit + 1,
     );
     const page = found.slice(0, query.limit).map(toEventDto);

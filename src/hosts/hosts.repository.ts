@@ -1,6 +1,12 @@
 import { sourcesSql } from './host-sources.js';
 import { knowledgeSql } from '../intel/host-dns.sql.js';
-import { hasKnowledgeFilter, type KnowledgeFilter, knowledgeConditions } from '../intel/knowledge-filter.js';
+import {
+  hasKnowledgeFilter,
+  type KnowledgeFilter,
+  knowledgeConditions,
+  type WildcardMode,
+  wildcardConditions,
+} from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -32,6 +38,7 @@ export interface HostDetailRow {
   dns: HostDnsDto | null;
   takeover: TakeoverDto | null;
   http: HttpProbeDto | null;
+  wildcard: boolean;
 }
 
 export interface FeedPosition {
@@ -49,6 +56,8 @@ export interface NewFeedOptions {
   limit: number;
   before?: FeedPosition;
   platform?: string;
+  /** Wildcard hosts: out by default (see WildcardMode). */
+  wildcard?: WildcardMode;
 }
 
 export interface PlatformPageOptions {
@@ -70,6 +79,7 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
   if (opts.before)
     where.push(`(h.first_seen_at, h.id) < (${q.p(opts.before.ts)}::timestamptz, ${q.p(opts.before.id)}::bigint)`);
   if (opts.platform) where.push(`d.platform_slug = ${q.p(opts.platform)}`);
+  where.push(...wildcardConditions(opts.wildcard ?? 'exclude'));
   return {
     sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()},
                  ${knowledgeSql()}
@@ -152,11 +162,18 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
 }
 
 /** A domain's hosts first seen since a moment, newest first (hosts_domain_feed_idx). */
-export function domainNewStatement(domain: string, since: string, limit: number): Statement {
+export function domainNewStatement(
+  domain: string,
+  since: string,
+  limit: number,
+  wildcard: WildcardMode = 'exclude',
+): Statement {
+  const flagged = wildcardConditions(wildcard).map((c) => ` AND ${c}`);
   return {
     sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}, ${knowledgeSql()}
             FROM hosts h
            WHERE h.domain_id = (SELECT id FROM domains WHERE domain = $1) AND h.first_seen_at >= $2::timestamptz
+                 ${flagged.join('')}
            ORDER BY h.first_seen_at DESC, h.id DESC
            LIMIT $3`,
     params: [domain, since, limit],
@@ -206,8 +223,13 @@ export class HostsRepository {
     return jsonPageAndTotal(this.db, domainHostsStatements(opts), opts.limit);
   }
 
-  newForDomain(domain: string, since: string, limit: number): Promise<JsonPage<DomainNewHostDto>> {
-    return jsonPage(this.db, domainNewStatement(domain, since, limit), limit);
+  newForDomain(
+    domain: string,
+    since: string,
+    limit: number,
+    wildcard: WildcardMode,
+  ): Promise<JsonPage<DomainNewHostDto>> {
+    return jsonPage(this.db, domainNewStatement(domain, since, limit, wildcard), limit);
   }
 
   /** The new-host feed (see newFeedStatement): `limit` rows rendered, `found` tells whether more follow. */

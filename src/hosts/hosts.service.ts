@@ -22,8 +22,8 @@ import { decodePlatformCursor, encodePlatformCursor } from './platform-cursor.js
 
 /** The knowledge filters a query gives, or undefined when it gives none (the contract's own paths). */
 function knowledgeOf(query: KnowledgeFilter): KnowledgeFilter | undefined {
-  const { resolves, status, takeover, cname } = query;
-  const filter = { resolves, status, takeover, cname };
+  const { resolves, status, takeover, cname, wildcard } = query;
+  const filter = { resolves, status, takeover, cname, wildcard };
   return hasKnowledgeFilter(filter) ? filter : undefined;
 }
 
@@ -54,7 +54,7 @@ export class HostsService {
 
   async newForDomain(name: string, query: DomainNewHostsQuery) {
     const since = windowStart(query);
-    const page = await this.hosts.newForDomain(name, since, query.limit);
+    const page = await this.hosts.newForDomain(name, since, query.limit, query.wildcard);
     if (page.found === 0) await this.domains.requireTracked(name);
     return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });
   }
@@ -82,7 +82,7 @@ export class HostsService {
     }
     const since = windowStart(query);
     const before = query.before_ts && query.before_id ? { ts: query.before_ts, id: query.before_id } : undefined;
-    const page = await this.hosts.newFeed({ since, limit: query.limit, before });
+    const page = await this.hosts.newFeed({ since, limit: query.limit, before, wildcard: query.wildcard });
     const last = page.found > query.limit ? page.last : null;
     return RenderedJson.envelope(page.json, {
       since,
@@ -135,7 +135,7 @@ export class HostsService {
 
   async newForPlatform(slug: string, query: PlatformNewHostsQuery) {
     const since = windowStart(query);
-    const page = await this.hosts.newFeed({ since, limit: query.limit, platform: slug });
+    const page = await this.hosts.newFeed({ since, limit: query.limit, platform: slug, wildcard: query.wildcard });
     if (page.found === 0) await this.platforms.requirePlatform(slug);
     return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });
   }

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
 import type { DnsAnswer } from './dns-answer.js';
+import { SOURCE_BITS } from '../hosts/host-sources.js';
 import { httpSql } from './host-http.sql.js';
 import { takeoverByDns } from './takeover.js';
 
@@ -8,6 +9,9 @@ import { takeoverByDns } from './takeover.js';
 export interface HostAnswer extends DnsAnswer {
   host: string;
 }
+
+/** The zone of a host name in SQL: the name without its first label (see zoneOf). */
+const zoneSql = (host: string) => `substr(${host}, strpos(${host}, '.') + 1)`;
 
 /** The JSON a dns_changed event keeps on either side, and host rows show as `dns` (with resolved_at). */
 const answerJson = (alias: string, status = 'dns_status') =>
@@ -30,7 +34,12 @@ export async function recordAnswers(m: EntityManager, domainId: number, answers:
     m,
     `WITH input AS (
        SELECT DISTINCT ON (h.id) h.id AS host_id, i.status,
-              nullif(i.a, '{}') AS a, nullif(i.aaaa, '{}') AS aaaa, nullif(i.cname, '{}') AS cname, i.takeover
+              nullif(i.a, '{}') AS a, nullif(i.aaaa, '{}') AS aaaa, nullif(i.cname, '{}') AS cname, i.takeover,
+              -- Only brute force found it, and it resolves to nothing but its zone's wildcard answers.
+              coalesce(h.sources = ${SOURCE_BITS.dns} AND cardinality(i.a || i.aaaa) > 0
+                       AND (i.a || i.aaaa) <@ (SELECT w.answers FROM wildcard_zones w
+                                                WHERE w.domain_id = $1 AND w.zone = ${zoneSql('h.host')}
+                                                  AND cardinality(w.answers) > 0), false) AS wildcard
          FROM jsonb_to_recordset($2::jsonb)
               AS i(host text, status text, a text[], aaaa text[], cname text[], takeover jsonb)
          JOIN hosts h ON h.domain_id = $1 AND h.host = i.host
@@ -49,11 +58,11 @@ export async function recordAnswers(m: EntityManager, domainId: number, answers:
        SELECT 'takeover_candidate', host_id, $1, NULL, takeover - 'vulnerable' FROM compared WHERE candidate
        RETURNING 1
      ), kept AS (
-       INSERT INTO host_intel (host_id, dns_status, a, aaaa, cname, dns_takeover, resolved_at)
-       SELECT host_id, status, a, aaaa, cname, takeover, now() FROM compared
+       INSERT INTO host_intel (host_id, dns_status, a, aaaa, cname, dns_takeover, resolved_at, wildcard)
+       SELECT host_id, status, a, aaaa, cname, takeover, now(), nullif(wildcard, false) FROM compared
        ON CONFLICT (host_id) DO UPDATE
          SET dns_status = excluded.dns_status, a = excluded.a, aaaa = excluded.aaaa, cname = excluded.cname,
-             dns_takeover = excluded.dns_takeover, resolved_at = now()
+             dns_takeover = excluded.dns_takeover, resolved_at = now(), wildcard = excluded.wildcard
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM events)::int AS changed, (SELECT count(*) FROM kept)::int AS kept`,
@@ -73,4 +82,5 @@ export const knowledgeSql = (host = 'h') =>
       FROM host_intel hk WHERE hk.host_id = ${host}.id AND hk.dns_status IS NOT NULL) AS dns,
    (SELECT coalesce(hk.dns_takeover, hk.http_takeover) - 'vulnerable'
       FROM host_intel hk WHERE hk.host_id = ${host}.id) AS takeover,
+   coalesce((SELECT hk.wildcard FROM host_intel hk WHERE hk.host_id = ${host}.id), false) AS wildcard,
    ${httpSql(host)}`;

@@ -1,6 +1,17 @@
 import type { Params } from '../database/sql.js';
 
-/** Filters on what is known of each host: the query parameters resolves, status, takeover and cname. */
+/** Hosts that only brute force found and that resolve to their zone's wildcard answers: out, in, or alone. */
+export const WILDCARD_MODES = ['exclude', 'include', 'only'] as const;
+export type WildcardMode = (typeof WILDCARD_MODES)[number];
+
+/** The condition of a wildcard mode on host rows aliased `h` (none for include). */
+export function wildcardConditions(mode: WildcardMode | undefined, h = 'h'): string[] {
+  if (!mode || mode === 'include') return [];
+  const flagged = `EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.wildcard)`;
+  return [mode === 'only' ? flagged : `NOT ${flagged}`];
+}
+
+/** Filters on what is known of each host: the query parameters resolves, status, takeover, cname and wildcard. */
 export interface KnowledgeFilter {
   /** true: hosts whose last answer has an address; false: hosts without one (or never resolved). */
   resolves?: boolean;
@@ -10,10 +21,17 @@ export interface KnowledgeFilter {
   takeover?: boolean;
   /** Hosts whose CNAME chain has a name that is this suffix or ends with it (`.` + suffix). */
   cname?: string;
+  /** Lists and search include wildcard hosts unless told otherwise. */
+  wildcard?: WildcardMode;
 }
 
 export const hasKnowledgeFilter = (f: KnowledgeFilter | undefined): f is KnowledgeFilter =>
-  !!f && (f.resolves !== undefined || f.status !== undefined || f.takeover !== undefined || f.cname !== undefined);
+  !!f &&
+  (f.resolves !== undefined ||
+    f.status !== undefined ||
+    f.takeover !== undefined ||
+    f.cname !== undefined ||
+    (f.wildcard !== undefined && f.wildcard !== 'include'));
 
 /**
  * The conditions of a knowledge filter on host rows aliased `h`, each a primary-key probe of host_intel per host
@@ -21,7 +39,7 @@ export const hasKnowledgeFilter = (f: KnowledgeFilter | undefined): f is Knowled
  */
 export function knowledgeConditions(q: Params, f: KnowledgeFilter | undefined, h = 'h'): string[] {
   if (!f) return [];
-  const where: string[] = [];
+  const where: string[] = wildcardConditions(f.wildcard, h);
   if (f.resolves !== undefined) {
     where.push(
       `${f.resolves ? '' : 'NOT '}EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.dns_status = 'resolved')`,

@@ -1,6 +1,8 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
-import { answerSeen } from '../intel/dns-answer.js';
+import { randomBytes } from 'node:crypto';
+import { answerSeen, type DnsAnswer } from '../intel/dns-answer.js';
+import { type ZoneAnswer, zoneOf } from '../intel/wildcard.sql.js';
 import { HostProber } from '../intel/host-prober.service.js';
 import { Metrics } from '../metrics/metrics.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
@@ -110,6 +112,30 @@ export class ScanRunner {
   }
 
   /**
+   * The zones (the root, and the sub-zones the batch's resolving hosts sit in) not yet checked this scan, asked for
+   * random labels: what they answer is a wildcard's answer. At most ZONES_PER_BATCH a batch; the rest come with
+   * later batches or the next scan.
+   */
+  private async wildcardZones(scan: ActiveScan, answers: (DnsAnswer & { host: string })[]): Promise<ZoneAnswer[]> {
+    const revealers = new Map<string, string>();
+    for (const a of answers) {
+      if (a.status !== 'resolved') continue;
+      const zone = zoneOf(a.host);
+      if (zone.endsWith(scan.domain) && !revealers.has(zone)) revealers.set(zone, a.host);
+    }
+    if (revealers.size === 0) return [];
+    const zones = (await this.store.zonesToCheck(scan, [...revealers.keys()])).slice(0, ZONES_PER_BATCH);
+    return mapLimit(zones, this.env.DNS_CONCURRENCY, async (zone) => {
+      const found = new Set<string>();
+      for (let i = 0; i < WILDCARD_PROBES; i++) {
+        const probe = await this.resolver.answer(`sm-${randomBytes(8).toString('hex')}.${zone}`);
+        if (probe.status === 'resolved') [...probe.a, ...probe.aaaa].forEach((x) => found.add(x));
+      }
+      return { zone, answers: [...found].sort(), revealedBy: revealers.get(zone) ?? null };
+    });
+  }
+
+  /**
    * Liveness: a name is seen when it resolves. A known host whose lookup failed (rather than came back
    * empty) keeps counting as seen, so a flaky resolver never marks hosts inactive; mostly failed lookups
    * end the scan in error instead.
@@ -126,10 +152,12 @@ export class ScanRunner {
     const seen = batch.filter((c, i) => answerSeen(answers[i]) || (failed(i) && c.known));
     const next: ScanProgress = { phase: 'resolve', after: batch[batch.length - 1].host };
     const kept = batch.map((c, i) => ({ host: c.host, ...answers[i] }));
+    const zones = await this.wildcardZones(scan, kept);
     const { added, changes } = await this.store.recordSeen(
       scan,
       seen.map((c) => c.host),
       kept,
+      zones,
       next,
     );
     this.prober.enqueue(scan.domainId, kept);
@@ -137,6 +165,10 @@ export class ScanRunner {
     return next;
   }
 }
+
+/** Random labels asked per zone, and zones asked per liveness batch at most. */
+const WILDCARD_PROBES = 2;
+const ZONES_PER_BATCH = 50;
 
 function readProgress(value: Record<string, unknown>): ScanProgress {
   switch (value.phase) {

@@ -5,6 +5,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
 import { enqueueDeliveries } from '../webhooks/webhooks.repository.js';
 import { type HostAnswer, recordAnswers } from '../intel/host-dns.sql.js';
+import { recordZones, type ZoneAnswer, zonesToCheck } from '../intel/wildcard.sql.js';
 import type { ScanTrigger } from './scan.entity.js';
 
 /** A running scan a worker holds. */
@@ -129,6 +130,7 @@ export class ScanStoreRepository {
     scan: ActiveScan,
     hosts: string[],
     answers: HostAnswer[],
+    zones: ZoneAnswer[],
     progress: object,
   ): Promise<{ added: number; changes: number }> {
     return this.db.transaction(async (m) => {
@@ -142,9 +144,16 @@ export class ScanStoreRepository {
         [hosts, scan.id],
       );
       await this.addCounts(m, scan.id, counts, progress);
+      // Zones first: a host's wildcard flag compares its answer with its zone's.
+      const detected = await recordZones(m, scan.domainId, zones);
       const changes = await recordAnswers(m, scan.domainId, answers);
-      return { added: counts.newCount, changes: changes + counts.reactivated };
+      return { added: counts.newCount, changes: detected + changes + counts.reactivated };
     });
+  }
+
+  /** Of these zones of the scan's domain, those not yet checked for a wildcard during this scan. */
+  zonesToCheck(scan: ActiveScan, zones: string[]): Promise<string[]> {
+    return zonesToCheck(this.db, scan.domainId, zones, scan.startedAt);
   }
 
   /** Staged names, then known hosts, after a name in host order: the liveness phase walks these in slices. */

@@ -125,6 +125,7 @@ export class StreamService implements OnModuleDestroy {
     let session: StreamSession;
     try {
       const filter: StreamFilter = {
+        wildcard: query.wildcard,
         platform: query.platform,
         domainId: query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined,
       };

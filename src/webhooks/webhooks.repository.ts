@@ -1,3 +1,4 @@
+import { wildcardConditions } from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -49,6 +50,9 @@ export interface ClaimedDelivery {
   new_count: number;
 }
 
+/** A host `h` that is no wildcard echo: webhooks never tell of those. */
+const NOT_WILDCARD = wildcardConditions('exclude')[0];
+
 /** The webhooks that hear of a domain's new hosts: all, its platform's, or its own. */
 const MATCHING_WEBHOOKS = `SELECT w.id FROM webhooks w JOIN domains d ON d.id = $1
   WHERE (w.domain_id IS NULL OR w.domain_id = d.id) AND (w.platform_slug IS NULL OR w.platform_slug = d.platform_slug)`;
@@ -58,9 +62,12 @@ const MATCHING_WEBHOOKS = `SELECT w.id FROM webhooks w JOIN domains d ON d.id = 
  * scan and its deliveries are saved together or not at all.
  */
 export async function enqueueDeliveries(m: EntityManager, scanId: string, domainId: number): Promise<void> {
+  // A scan whose new hosts are all wildcard echoes tells nobody anything (hosts_domain_feed_idx).
   await affected(
     m,
-    `INSERT INTO webhook_deliveries (webhook_id, scan_id) SELECT id, $2 FROM (${MATCHING_WEBHOOKS}) w`,
+    `INSERT INTO webhook_deliveries (webhook_id, scan_id) SELECT id, $2 FROM (${MATCHING_WEBHOOKS}) w
+      WHERE EXISTS (SELECT 1 FROM scans s JOIN hosts h ON h.domain_id = s.domain_id AND h.first_seen_at >= s.started_at
+                     WHERE s.id = $2 AND ${NOT_WILDCARD})`,
     [domainId, scanId],
   );
 }
@@ -159,7 +166,9 @@ export class WebhooksRepository {
        SELECT t.id, ${isoSql('t.lease_until')} AS lease_until, t.webhook_id, t.scan_id, t.attempts, w.url, w.format,
               w.secret, d.id AS domain_id, d.domain, d.platform_slug AS platform,
               ${isoSql('t.window_from')} AS window_from, ${isoSql('t.window_to')} AS window_to,
-              coalesce(s.new_count, t.new_count) AS new_count
+              coalesce(s.new_count - (SELECT count(*) FROM hosts h JOIN host_intel k ON k.host_id = h.id AND k.wildcard
+                                       WHERE h.domain_id = s.domain_id AND h.first_seen_at >= s.started_at)::int,
+                       t.new_count) AS new_count
          FROM taken t JOIN webhooks w ON w.id = t.webhook_id LEFT JOIN scans s ON s.id = t.scan_id
          JOIN domains d ON d.id = coalesce(s.domain_id, t.domain_id)`,
       [limit, leaseSeconds],
@@ -168,7 +177,8 @@ export class WebhooksRepository {
 
   /**
    * The hosts a delivery tells of, oldest first (hosts_domain_feed_idx): those a scan recorded first (first seen
-   * while it ran), or those the CT log follower recorded first in the delivery's window.
+   * while it ran; wildcard echoes left out, and out of its new_count), or those the CT log follower recorded first
+   * in the delivery's window.
    */
   newHostsOf(delivery: ClaimedDelivery, limit: number): Promise<{ host: string; first_seen_at: string }[]> {
     if (delivery.scan_id === null) {
@@ -185,7 +195,7 @@ export class WebhooksRepository {
       this.db,
       `SELECT h.host, ${isoSql('h.first_seen_at')} AS first_seen_at
          FROM scans s JOIN hosts h ON h.domain_id = s.domain_id
-        WHERE s.id = $1 AND h.first_seen_at >= s.started_at AND h.first_seen_at <= s.finished_at
+        WHERE s.id = $1 AND h.first_seen_at >= s.started_at AND h.first_seen_at <= s.finished_at AND ${NOT_WILDCARD}
         ORDER BY h.first_seen_at, h.id LIMIT $2`,
       [delivery.scan_id, limit],
     );

@@ -53,6 +53,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
         dns: null, // never resolved
         takeover: null,
         http: null, // never probed
+        wildcard: false,
       });
       expect(res.body.data.find((h: { host: string }) => h.host === 'old.acme.com').sources).toEqual([]);
     });
@@ -102,6 +103,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
         'id',
         'sources',
         'takeover',
+        'wildcard',
       ]);
       expect(res.body.data.map((h: { sources: string[] }) => h.sources)).toEqual([['ct', 'crtsh', 'dns'], ['command']]);
     });
@@ -163,6 +165,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
           dns: null,
           takeover: null,
           http: null,
+          wildcard: false,
         },
       ]);
       expect(res.body.meta).toEqual({ q: 'API', limit: 100, offset: 0 });

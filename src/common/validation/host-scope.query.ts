@@ -3,8 +3,13 @@ import { IsOptional } from 'class-validator';
 import { PLATFORM_SLUGS } from '../../platforms/platform-slugs.js';
 import { IsRootDomain } from './is-root-domain.decorator.js';
 import { EnumParam } from './query-params.js';
+import { WildcardParam } from '../../intel/dto/knowledge-filter.query.js';
+import type { WildcardMode } from '../../intel/knowledge-filter.js';
 
-/** `platform` or `domain`: the hosts a stream or a feed of changes is about (give one, or neither). */
+/**
+ * `platform` or `domain`: the hosts a stream or a feed of changes is about (give one, or neither); and whether
+ * wildcard hosts are in it (out by default).
+ */
 export class HostScopeQuery {
   @EnumParam(PLATFORM_SLUGS, undefined, 'Only hosts of this platform')
   platform?: string;
@@ -13,4 +18,7 @@ export class HostScopeQuery {
   @IsOptional()
   @IsRootDomain()
   domain?: string;
+
+  @WildcardParam('exclude')
+  wildcard: WildcardMode = 'exclude';
 }

@@ -1,9 +1,9 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { DNS_DESCRIPTION, DnsAnswerDto, HttpChangeDto, TakeoverDto } from '../../intel/dto/dns.dto.js';
+import { DNS_DESCRIPTION, DnsAnswerDto, HttpChangeDto, TakeoverDto, WildcardZoneDto } from '../../intel/dto/dns.dto.js';
 import type { EventRow } from '../events.repository.js';
 import { EVENT_TYPES, type EventType, formatEventId } from './events.query.js';
 
-@ApiExtraModels(DnsAnswerDto, HttpChangeDto, TakeoverDto)
+@ApiExtraModels(DnsAnswerDto, HttpChangeDto, TakeoverDto, WildcardZoneDto)
 export class HostEventDto {
   @ApiProperty({
     description: 'Event id: pass it as `after` to read on from here',
@@ -33,13 +33,15 @@ export class HostEventDto {
       { $ref: getSchemaPath(DnsAnswerDto) },
       { $ref: getSchemaPath(HttpChangeDto) },
       { $ref: getSchemaPath(TakeoverDto) },
+      { $ref: getSchemaPath(WildcardZoneDto) },
     ],
     nullable: true,
     description:
       'What is kept after the change: dns_changed, the new DNS answer; http_changed, the new probe; ' +
-      "takeover_candidate, the service, the list's verdict and the evidence; null for the other types",
+      "takeover_candidate, the service, the list's verdict and the evidence; wildcard_detected, the zone " +
+      '(*.zone) and what its random labels resolve to; null for the other types',
   })
-  after: DnsAnswerDto | HttpChangeDto | TakeoverDto | null;
+  after: DnsAnswerDto | HttpChangeDto | TakeoverDto | WildcardZoneDto | null;
 }
 
 export class EventsMetaDto {

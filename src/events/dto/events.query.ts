@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'dns_changed',
   'http_changed',
   'takeover_candidate',
+  'wildcard_detected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

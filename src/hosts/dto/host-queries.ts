@@ -9,7 +9,8 @@ import {
   TimestampParam,
 } from '../../common/validation/query-params.js';
 import { WindowQuery } from '../../common/validation/window.js';
-import { KnowledgeFilterQuery } from '../../intel/dto/knowledge-filter.query.js';
+import { KnowledgeFilterQuery, WildcardParam } from '../../intel/dto/knowledge-filter.query.js';
+import type { WildcardMode } from '../../intel/knowledge-filter.js';
 
 export const HOST_FILTERS = ['all', 'new', 'inactive'] as const;
 export type HostFilter = (typeof HOST_FILTERS)[number];
@@ -31,11 +32,17 @@ export class DomainHostsQuery extends KnowledgeFilterQuery {
 export class DomainNewHostsQuery extends WindowQuery {
   @LimitParam(500, 2000)
   limit = 500;
+
+  @WildcardParam('exclude')
+  wildcard: WildcardMode = 'exclude';
 }
 
 export class NewHostsFeedQuery extends WindowQuery {
   @LimitParam(500, 2000)
   limit = 500;
+
+  @WildcardParam('exclude')
+  wildcard: WildcardMode = 'exclude';
 
   @TimestampParam('Cursor: first_seen_at of the last row of the previous page (give with before_id)')
   before_ts?: string;
@@ -90,4 +97,7 @@ export class PlatformHostsQuery {
 export class PlatformNewHostsQuery extends WindowQuery {
   @LimitParam(500, 2000)
   limit = 500;
+
+  @WildcardParam('exclude')
+  wildcard: WildcardMode = 'exclude';
 }

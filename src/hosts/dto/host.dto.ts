@@ -38,6 +38,11 @@ const HTTP = {
     'What the probe of its web server found (with PROBE=on): whether anything answered, scheme, port, status, ' +
     'final URL, title, Server, length, TLS certificate, probed_at. null when never probed.',
 } as const;
+const WILDCARD = {
+  description:
+    "true when only brute force found the host and it resolves to nothing but its zone's wildcard answers: an " +
+    'echo, not a host of its own. Feeds, the stream and webhooks leave such hosts out unless wildcard=include.',
+} as const;
 const TAKEOVER = {
   type: TakeoverDto,
   nullable: true,
@@ -56,6 +61,7 @@ export class DomainHostDto {
   @ApiProperty(DNS) dns: HostDnsDto | null;
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
   @ApiProperty(HTTP) http: HttpProbeDto | null;
+  @ApiProperty(WILDCARD) wildcard: boolean;
 }
 
 /** A host in a per-domain new-host window. */
@@ -67,6 +73,7 @@ export class DomainNewHostDto {
   @ApiProperty(DNS) dns: HostDnsDto | null;
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
   @ApiProperty(HTTP) http: HttpProbeDto | null;
+  @ApiProperty(WILDCARD) wildcard: boolean;
 }
 
 /** A host in the cross-program feeds (new hosts, platform new hosts). */
@@ -79,6 +86,7 @@ export class FeedHostDto {
   @ApiProperty(DNS) dns: HostDnsDto | null;
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
   @ApiProperty(HTTP) http: HttpProbeDto | null;
+  @ApiProperty(WILDCARD) wildcard: boolean;
 }
 
 /** A search hit. */
@@ -92,6 +100,7 @@ export class SearchHostDto {
   @ApiProperty(DNS) dns: HostDnsDto | null;
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
   @ApiProperty(HTTP) http: HttpProbeDto | null;
+  @ApiProperty(WILDCARD) wildcard: boolean;
 }
 
 /** A host in the platform bulk feed. */
@@ -155,6 +164,7 @@ export class HostDetailDto {
   @ApiProperty(DNS) dns: HostDnsDto | null;
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
   @ApiProperty(HTTP) http: HttpProbeDto | null;
+  @ApiProperty(WILDCARD) wildcard: boolean;
 
   @ApiProperty({
     type: HostEventDto,

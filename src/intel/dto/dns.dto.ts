@@ -74,3 +74,11 @@ export class HttpChangeDto {
   @ApiProperty({ type: 'integer', nullable: true }) status: number | null;
   @ApiProperty({ type: 'string', nullable: true }) title: string | null;
 }
+
+/** A zone found to answer every name under it (wildcard_detected). */
+export class WildcardZoneDto {
+  @ApiProperty({ example: '*.dev.example.com' }) zone: string;
+
+  @ApiProperty({ type: 'string', isArray: true, example: ['192.0.2.80'], description: 'What random labels resolve to' })
+  answers: string[];
+}

@@ -1,9 +1,23 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { BoolParam } from '../../common/validation/query-params.js';
+import { BoolParam, EnumParam } from '../../common/validation/query-params.js';
+import { WILDCARD_MODES, type WildcardMode } from '../knowledge-filter.js';
 
-/** resolves, status, takeover and cname: filters on what the service knows of each host (additive to the contract). */
+/**
+ * `wildcard`: hosts that only brute force found and that resolve to nothing but their zone's wildcard answers.
+ * Feeds leave them out by default; lists and search show them, flagged.
+ */
+export function WildcardParam(defaultValue: WildcardMode): PropertyDecorator {
+  return EnumParam(
+    WILDCARD_MODES,
+    defaultValue,
+    'Wildcard hosts (only brute force found them, and they answer as any name under their zone would): ' +
+      `exclude, include or only (default ${defaultValue})`,
+  );
+}
+
+/** resolves, status, takeover, cname and wildcard: filters on what the service knows of each host (additive to the contract). */
 export class KnowledgeFilterQuery {
   @BoolParam(undefined, 'true: only hosts whose last DNS answer has an address; false: only hosts without one')
   resolves?: boolean;
@@ -37,4 +51,7 @@ export class KnowledgeFilterQuery {
     message: 'cname must be a name suffix such as azurewebsites.net',
   })
   cname?: string;
+
+  @WildcardParam('include')
+  wildcard: WildcardMode = 'include';
 }
