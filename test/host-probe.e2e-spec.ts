@@ -143,6 +143,36 @@ describe('the HTTP probe', () => {
         ],
       ]);
     });
+
+    it('exports the extra fields asked for: ips, cname, status, title, in each format', async () => {
+      dns.records.set('exp.probe.test', ['127.0.0.1']);
+      dns.aaaa.set('exp.probe.test', ['::1']);
+      web.pages.set('exp.probe.test', { status: 201, body: '<title>Say "hi", world</title>' });
+      await scan(t, 'probe.test', ['exp.probe.test']);
+      const auth = bearer(await t.token(['read']));
+      const get = async (format: string) =>
+        (await t.get(`/export?domain=probe.test&search=exp.&fields=ips,cname,status,title&format=${format}`, auth))
+          .text;
+
+      const csv = (await get('csv')).split('\r\n');
+      expect(csv[0]).toBe('host,domain,platform,first_seen_at,is_active,ips,cname,status,title');
+      expect(csv[1]).toMatch(
+        /^exp\.probe\.test,probe\.test,self,[^,]+,true,127\.0\.0\.1 ::1,,201,"Say ""hi"", world"$/,
+      );
+      expect(await get('txt')).toBe('exp.probe.test\t127.0.0.1 ::1\t\t201\tSay "hi", world\n');
+      expect(JSON.parse(await get('json'))).toEqual([
+        expect.objectContaining({
+          host: 'exp.probe.test',
+          ips: ['127.0.0.1', '::1'],
+          cname: [],
+          status: 201,
+          title: 'Say "hi", world',
+        }),
+      ]);
+      // Without fields, the contract's columns and nothing else.
+      expect((await t.get('/export?domain=probe.test&search=exp.', auth)).text).toBe('exp.probe.test\n');
+      expect((await t.get('/export?fields=ips,bogus', auth)).status).toBe(400);
+    });
   });
 
   describe('by default', () => {

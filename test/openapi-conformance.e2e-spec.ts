@@ -185,6 +185,8 @@ const CASES: Record<string, Case[]> = {
     { status: 200, path: '/export?domain=example.com' },
     { status: 200, path: '/export?platform=hackerone&format=csv&scope=new&hours=48' },
     { status: 200, path: '/export?format=json&scope=inactive' },
+    { status: 200, path: '/export?domain=example.com&format=json&fields=ips,cname,status,title' },
+    { status: 400, path: '/export?fields=nope' },
     { status: 400, path: '/export?domain=example.com&platform=hackerone' },
     { status: 400, path: '/export?domain=Not_A_Domain' },
     { status: 401, path: '/export', key: 'none' },

@@ -21,6 +21,14 @@ const ROW = {
       items: { type: 'string', enum: HOST_SOURCES },
       description: 'The sources that have found the host (json only; csv keeps the columns of its header)',
     },
+    ips: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'fields=ips only: the A and AAAA addresses of the last DNS answer',
+    },
+    cname: { type: 'array', items: { type: 'string' }, description: 'fields=cname only: the CNAME chain' },
+    status: { type: ['integer', 'null'], description: "fields=status only: the last HTTP probe's status" },
+    title: { type: ['string', 'null'], description: "fields=title only: the last HTTP probe's page title" },
   },
 };
 

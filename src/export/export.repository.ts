@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Params, ReplicaReads, containsPattern, isoSql, rowArrays } from '../database/sql.js';
-import type { ExportFormat, ExportScope } from './dto/export.query.js';
+import type { ExportField, ExportFormat, ExportScope } from './dto/export.query.js';
 
 export interface ExportFilters {
+  /** Extra columns (fields=), in the order asked. */
+  fields: readonly ExportField[];
   domainId?: number;
   platform?: string;
   scope: ExportScope;
@@ -13,13 +15,52 @@ export interface ExportFilters {
 }
 
 // PostgreSQL renders each line itself, so Node only joins strings. Hosts, domains and slugs are validated
-// names (letters, digits, '-', '_', '.'), so no CSV field ever needs quoting.
-const LINE: Record<ExportFormat, string> = {
-  txt: 'h.host',
-  csv: `concat_ws(',', h.host, d.domain, d.platform_slug, ${isoSql('h.first_seen_at')}, h.is_active::text)`,
-  json: `json_build_object('host', h.host, 'domain', d.domain, 'platform', d.platform_slug,
-           'first_seen_at', ${isoSql('h.first_seen_at')}, 'is_active', h.is_active,
-           'sources', host_sources(h.sources))::text`,
+// names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but a title (see FIELD).
+function line(format: ExportFormat, fields: readonly ExportField[]): string {
+  const extra = fields.map((f) => FIELD[f][format]);
+  switch (format) {
+    case 'txt':
+      return extra.length ? `concat_ws(E'\\t', h.host, ${extra.join(', ')})` : 'h.host';
+    case 'csv':
+      return `concat_ws(',', h.host, d.domain, d.platform_slug, ${isoSql('h.first_seen_at')}, h.is_active::text
+                        ${extra.map((e) => `, ${e}`).join('')})`;
+    case 'json':
+      return `(json_build_object('host', h.host, 'domain', d.domain, 'platform', d.platform_slug,
+                 'first_seen_at', ${isoSql('h.first_seen_at')}, 'is_active', h.is_active,
+                 'sources', host_sources(h.sources))::jsonb ${extra.map((e) => `|| ${e}`).join(' ')})::text`;
+  }
+}
+
+/** The host's host_intel row: one primary-key read per exported host, only when fields are asked for. */
+const intel = (expression: string) => `(SELECT ${expression} FROM host_intel k WHERE k.host_id = h.id)`;
+const ips = intel("coalesce(k.a, '{}') || coalesce(k.aaaa, '{}')");
+const cname = intel('k.cname');
+const status = intel('k.http_status');
+const title = intel('k.title');
+const csvQuoted = (text: string) => `'"' || replace(${text}, '"', '""') || '"'`;
+
+/** Each extra field in each format: empty text (txt, csv) or null (json) where nothing is known. */
+const FIELD: Record<ExportField, Record<ExportFormat, string>> = {
+  ips: {
+    txt: `coalesce(array_to_string(${ips}, ' '), '')`,
+    csv: `coalesce(array_to_string(${ips}, ' '), '')`,
+    json: `jsonb_build_object('ips', coalesce(to_jsonb(${ips}), '[]'))`,
+  },
+  cname: {
+    txt: `coalesce(array_to_string(${cname}, ' '), '')`,
+    csv: `coalesce(array_to_string(${cname}, ' '), '')`,
+    json: `jsonb_build_object('cname', coalesce(to_jsonb(${cname}), '[]'))`,
+  },
+  status: {
+    txt: `coalesce(${status}::text, '')`,
+    csv: `coalesce(${status}::text, '')`,
+    json: `jsonb_build_object('status', ${status})`,
+  },
+  title: {
+    txt: `coalesce(translate(${title}, E'\\t', ' '), '')`,
+    csv: `coalesce(${csvQuoted(title)}, '')`,
+    json: `jsonb_build_object('title', ${title})`,
+  },
 };
 
 /** Rows per statement: each batch is one short statement, so an export never holds a connection between them. */
@@ -35,7 +76,7 @@ type Row = [domainId: number, line: string];
 
 /** The host a rendered line names (each format begins with it), for the position the next batch resumes from. */
 const HOST_OF: Record<ExportFormat, (line: string) => string> = {
-  txt: (line) => line,
+  txt: (line) => (line.includes('\t') ? line.slice(0, line.indexOf('\t')) : line),
   csv: (line) => line.slice(0, line.indexOf(',')),
   json: (line) => (JSON.parse(line) as { host: string }).host,
 };
@@ -72,7 +113,7 @@ export class ExportRepository {
   private batch(format: ExportFormat, filters: ExportFilters, after: Position | undefined): [string, unknown[]] {
     const q = new Params();
     const where = this.conditions(filters, q);
-    const select = `SELECT d.id, ${LINE[format]} FROM domains d JOIN hosts h ON h.domain_id = d.id`;
+    const select = `SELECT d.id, ${line(format, filters.fields)} FROM domains d JOIN hosts h ON h.domain_id = d.id`;
     const limit = q.p(EXPORT_BATCH);
     if (!after) {
       return [

@@ -57,6 +57,7 @@ export class ExportService {
     const domainId = query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined;
     const format = query.format;
     const filters: ExportFilters = {
+      fields: [...new Set(query.fields ?? [])],
       domainId,
       platform: query.platform,
       scope: query.scope,
@@ -104,7 +105,7 @@ export class ExportService {
     const batches = this.exports.lineBatches(format, filters);
     // The first batch is read before anything is framed, so a failing query is still a JSON error.
     const head = await batches.next();
-    if (format === 'csv') yield `${CSV_HEADER}\r\n`;
+    if (format === 'csv') yield `${[CSV_HEADER, ...filters.fields].join(',')}\r\n`;
     if (format === 'json') yield '[\n';
     let first = true;
     for (let next = head; !next.done; next = await batches.next()) {

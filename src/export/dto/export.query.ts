@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { IsRootDomain } from '../../common/validation/is-root-domain.decorator.js';
 import { EnumParam, TextParam } from '../../common/validation/query-params.js';
 import { WindowQuery } from '../../common/validation/window.js';
@@ -9,6 +10,9 @@ export const EXPORT_SCOPES = ['all', 'new', 'inactive'] as const;
 export type ExportScope = (typeof EXPORT_SCOPES)[number];
 export const EXPORT_FORMATS = ['txt', 'csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** Extra columns of what is known of each host, after the default ones. */
+export const EXPORT_FIELDS = ['ips', 'cname', 'status', 'title'] as const;
+export type ExportField = (typeof EXPORT_FIELDS)[number];
 
 export class ExportQuery extends WindowQuery {
   @ApiPropertyOptional({ description: 'Export one tracked root domain (not with platform)', example: 'example.com' })
@@ -31,4 +35,21 @@ export class ExportQuery extends WindowQuery {
     'txt: one host per line; csv: RFC 4180 with a header row; json: one array of objects',
   )
   format: ExportFormat = 'txt';
+
+  @ApiPropertyOptional({
+    type: 'string',
+    description:
+      `Extra columns after the default ones, a comma list of ${EXPORT_FIELDS.join(', ')}: the addresses (A and ` +
+      'AAAA) and the CNAME chain of the last DNS answer, the status and title of the last HTTP probe. txt: tab-' +
+      'separated after the host; csv: extra columns (addresses and chain space-separated, the title quoted); ' +
+      'json: extra keys (arrays, a number, a string). Empty where nothing is known.',
+    example: 'ips,status,title',
+  })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.split(',').map((f) => f.trim()) : value,
+  )
+  @IsIn(EXPORT_FIELDS, { each: true, message: `fields must be a comma list of: ${EXPORT_FIELDS.join(', ')}` })
+  @IsString({ each: true, message: `fields must be a comma list of: ${EXPORT_FIELDS.join(', ')}` })
+  fields?: ExportField[];
 }
