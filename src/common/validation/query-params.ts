@@ -181,3 +181,18 @@ export function TextParam(opts: {
     opts.required ? IsDefined({ message: (a) => `${a.property} is required` }) : IsOptional(),
   );
 }
+
+/**
+ * A comma list of values from a fixed set (`type=host_new,dns_changed`), read into an array; an unknown or empty
+ * part is refused with a message naming the parameter and the set.
+ */
+export function EnumListParam(values: readonly string[], description: string, example: string): PropertyDecorator {
+  const message = (a: { property: string }) => `${a.property} must be a comma list of: ${values.join(', ')}`;
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'string', description, example }),
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) => (single(value) ? value.split(',').map((v) => v.trim()) : value)),
+    IsIn(values, { each: true, message }),
+    IsString({ each: true, message }),
+  );
+}

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString } from 'class-validator';
-import { LimitParam, normalizeTimestamp } from '../../common/validation/query-params.js';
+import { IsOptional, IsString } from 'class-validator';
+import { EnumListParam, LimitParam, normalizeTimestamp } from '../../common/validation/query-params.js';
 import { HostScopeQuery } from '../../common/validation/host-scope.query.js';
 
 /** The change types the service records, in the order the README explains them. */
@@ -38,10 +37,6 @@ export function parseEventId(text: string): EventPosition | null {
   return { ts: m[1], rank: m[3] === 'n' ? 0 : 1, id: m[4] };
 }
 
-/** `type=dns_changed,host_gone`: a comma list, each one of EVENT_TYPES; repeated or empty parts are refused. */
-const typeList = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.split(',').map((t) => t.trim()) : value;
-
 export class EventsQuery extends HostScopeQuery {
   @ApiPropertyOptional({
     description:
@@ -57,14 +52,10 @@ export class EventsQuery extends HostScopeQuery {
   @LimitParam(100, 1000)
   limit = 100;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    description: `Only these types, a comma list of: ${EVENT_TYPES.join(', ')} (default: every type)`,
-    example: 'host_new,dns_changed',
-  })
-  @IsOptional()
-  @Transform(typeList)
-  @IsIn(EVENT_TYPES, { each: true, message: `type must be a comma list of: ${EVENT_TYPES.join(', ')}` })
-  @IsString({ each: true, message: `type must be a comma list of: ${EVENT_TYPES.join(', ')}` })
+  @EnumListParam(
+    EVENT_TYPES,
+    `Only these types, a comma list of: ${EVENT_TYPES.join(', ')} (default: every type)`,
+    'host_new,dns_changed',
+  )
   type?: EventType[];
 }

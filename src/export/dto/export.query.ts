@@ -1,8 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { IsRootDomain } from '../../common/validation/is-root-domain.decorator.js';
-import { EnumParam, TextParam } from '../../common/validation/query-params.js';
+import { EnumListParam, EnumParam, TextParam } from '../../common/validation/query-params.js';
 import { WindowQuery } from '../../common/validation/window.js';
 import { PLATFORM_SLUGS } from '../../platforms/platform-slugs.js';
 
@@ -36,20 +35,13 @@ export class ExportQuery extends WindowQuery {
   )
   format: ExportFormat = 'txt';
 
-  @ApiPropertyOptional({
-    type: 'string',
-    description:
-      `Extra columns after the default ones, a comma list of ${EXPORT_FIELDS.join(', ')}: the addresses (A and ` +
+  @EnumListParam(
+    EXPORT_FIELDS,
+    `Extra columns after the default ones, a comma list of ${EXPORT_FIELDS.join(', ')}: the addresses (A and ` +
       'AAAA) and the CNAME chain of the last DNS answer, the status and title of the last HTTP probe. txt: tab-' +
       'separated after the host; csv: extra columns (addresses and chain space-separated, the title quoted); ' +
       'json: extra keys (arrays, a number, a string). Empty where nothing is known.',
-    example: 'ips,status,title',
-  })
-  @IsOptional()
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' ? value.split(',').map((f) => f.trim()) : value,
+    'ips,status,title',
   )
-  @IsIn(EXPORT_FIELDS, { each: true, message: `fields must be a comma list of: ${EXPORT_FIELDS.join(', ')}` })
-  @IsString({ each: true, message: `fields must be a comma list of: ${EXPORT_FIELDS.join(', ')}` })
   fields?: ExportField[];
 }

@@ -1,8 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '../../events/dto/events.query.js';
-import { normalizeTimestamp } from '../../common/validation/query-params.js';
+import { EnumListParam, normalizeTimestamp } from '../../common/validation/query-params.js';
 import { HostScopeQuery } from '../../common/validation/host-scope.query.js';
 
 /** An event id: the host's first_seen_at (UTC, six fraction digits, as the feeds give it) and its id. */
@@ -19,19 +18,12 @@ export function parseEventId(text: string): { ts: string; id: string } | null {
 }
 
 export class StreamQuery extends HostScopeQuery {
-  @ApiPropertyOptional({
-    type: 'string',
-    description:
-      `Stream the change feed of GET /events instead of new hosts: these types, a comma list of ${EVENT_TYPES.join(', ')}. ` +
+  @EnumListParam(
+    EVENT_TYPES,
+    `Stream the change feed of GET /events instead of new hosts: these types, a comma list of ${EVENT_TYPES.join(', ')}. ` +
       'Each change is then one event named by its type, with the id and the data of GET /events.',
-    example: 'host_new,takeover_candidate',
-  })
-  @IsOptional()
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' ? value.split(',').map((t) => t.trim()) : value,
+    'host_new,takeover_candidate',
   )
-  @IsIn(EVENT_TYPES, { each: true, message: `types must be a comma list of: ${EVENT_TYPES.join(', ')}` })
-  @IsString({ each: true, message: `types must be a comma list of: ${EVENT_TYPES.join(', ')}` })
   types?: EventType[];
 
   @ApiPropertyOptional({
