@@ -6,13 +6,14 @@
 // 2 s warm-up; pgbench with as many clients as the service's pool. Parameters rotate: different domains and
 // platforms, search terms that hit and miss, cursors taken from real pages, deep offsets.
 // Seeds BENCH_HOSTS (1,000,000) with seed-demo; results go to bench/results/api-<hosts>.json.
-// Usage: npm run build && node bench/api.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_SECONDS, BENCH_CONNECTIONS)
+// Usage: npm run build && node bench/api.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_SECONDS, BENCH_CONNECTIONS,
+// BENCH_INTEL=1 to give every host its host_intel row; results then go to api-<hosts>-intel.json)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFloor } from './floor-server.mjs';
-import { createBenchDatabase, loadTest, startService, writeResult } from './harness.mjs';
+import { createBenchDatabase, fillHostIntel, loadTest, startService, writeResult } from './harness.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -23,6 +24,10 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
 const db = await createBenchDatabase('api', { hosts });
 const { dbUrl, env, token } = db;
+// BENCH_INTEL=1: every host carries what the service would know of it (DNS answer, probe), so host rows read a
+// row of host_intel each, as they do on a service with RESOLVE and PROBE on.
+const withIntel = process.env.BENCH_INTEL === '1';
+if (withIntel) await fillHostIntel(db.ds);
 const service = await startService(dbUrl);
 const index = await (await fetch(`${service.url}/api/v1/`)).json();
 const floor = await startFloor(dbUrl, env.DATABASE_POOL_SIZE, index);
@@ -232,4 +237,11 @@ for (const endpoint of endpoints) {
 service.stop();
 await floor.close();
 await db.drop();
-writeResult(`api-${hosts}`, { benchmark: 'api', hosts, seconds, connections, seed_seconds: db.seedSeconds, results });
+writeResult(`api-${hosts}${withIntel ? '-intel' : ''}`, {
+  benchmark: 'api',
+  hosts,
+  seconds,
+  connections,
+  seed_seconds: db.seedSeconds,
+  results,
+});

@@ -117,6 +117,41 @@ export async function createBenchDatabase(label, { hosts } = {}) {
   };
 }
 
+/**
+ * What the service would know of every host of the database, a realistic mix: 70 % resolve (one or two A, a tenth
+ * with an AAAA too), 20 % do not, 10 % are aliases (a chain of one or two names); 60 % of the resolving ones answer
+ * HTTPS with a status, a title, a Server header and a certificate (a sixth of them after a redirect), the others
+ * nothing. Empty sets and an unmoved final URL are NULL, as the service keeps them.
+ */
+export async function fillHostIntel(ds) {
+  await ds.query(`
+    INSERT INTO host_intel (host_id, dns_status, a, aaaa, cname, resolved_at, listening, scheme, port, http_status,
+                            final_url, title, server, content_length, tls_subject, tls_issuer, tls_not_after, probed_at)
+    SELECT id, CASE WHEN resolves THEN 'resolved' ELSE 'nxdomain' END,
+           CASE WHEN resolves THEN
+             CASE WHEN id % 3 = 0 THEN ARRAY['203.0.113.' || (id % 250), '198.51.100.' || (id % 250)]
+                  ELSE ARRAY['203.0.113.' || (id % 250)] END
+           END,
+           CASE WHEN id % 10 = 1 THEN ARRAY['2001:db8::' || to_hex(id % 65535)] END,
+           CASE WHEN id % 10 = 9 THEN
+             CASE WHEN id % 2 = 0 THEN ARRAY['h' || id || '.edge.cdn-provider.net', 'edge-' || (id % 97) || '.cdn-provider.net']
+                  ELSE ARRAY['shop-' || id || '.azurewebsites.net'] END
+           END,
+           now(),
+           CASE WHEN resolves THEN id % 10 < 6 END,
+           CASE WHEN listens THEN 'https' END, CASE WHEN listens THEN 443 END,
+           CASE WHEN listens THEN CASE WHEN id % 5 = 0 THEN 403 ELSE 200 END END,
+           CASE WHEN listens AND id % 10 = 0 THEN 'https://h' || id || '.bench.test/login' END,
+           CASE WHEN listens THEN 'Welcome to the example portal' END, CASE WHEN listens THEN 'nginx' END,
+           CASE WHEN listens THEN 4096 + id % 1000 END, CASE WHEN listens THEN 'CN=h' || id || '.bench.test' END,
+           CASE WHEN listens THEN 'C=US, O=Let''s Encrypt, CN=R11' END,
+           CASE WHEN listens THEN now() + interval '60 days' END,
+           CASE WHEN resolves THEN now() END
+      FROM (SELECT id, id % 10 < 7 OR id % 10 = 9 AS resolves,
+                   (id % 10 < 7 OR id % 10 = 9) AND id % 10 < 6 AS listens FROM hosts) x`);
+  await ds.query('ANALYZE host_intel');
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -12,7 +12,7 @@ import https from 'node:https';
 import { DnsResolver } from '../dist/src/scans/sources/dns-resolver.js';
 import { probeHost } from '../dist/src/intel/http-probe.js';
 import { mapLimit } from '../dist/src/scans/sources/concurrency.js';
-import { createBenchDatabase, median, writeResult } from './harness.mjs';
+import { createBenchDatabase, fillHostIntel, median, writeResult } from './harness.mjs';
 
 const NAMES = Number(process.env.INTEL_BENCH_NAMES ?? 20_000);
 const HOSTS = Number(process.env.INTEL_BENCH_HOSTS ?? 5_000);
@@ -95,12 +95,7 @@ async function probing() {
   return { hosts_per_s: median(service), floor_gets_per_s: median(floor), runs: service };
 }
 
-/**
- * host_intel at STORAGE_HOSTS hosts: 70 % resolve (one or two A, a tenth with an AAAA too), 20 % do not, 10 % are
- * aliases (a chain of one or two names); 60 % of the resolving ones answer HTTPS with a status, a title, a Server
- * header and a certificate (a sixth of them after a redirect), the others nothing. Empty sets and an unmoved
- * final URL are NULL, as the service keeps them. Size after VACUUM ANALYZE, table and index, per host.
- */
+/** host_intel at STORAGE_HOSTS hosts of the realistic mix (fillHostIntel): after VACUUM ANALYZE, table and index, per host. */
 async function storage() {
   const db = await createBenchDatabase('intel');
   const { ds } = db;
@@ -110,31 +105,7 @@ async function storage() {
      SELECT 1, 'h' || i || '.bench.test', now(), now() FROM generate_series(1, $1::int) i`,
     [STORAGE_HOSTS],
   );
-  await ds.query(`
-    INSERT INTO host_intel (host_id, dns_status, a, aaaa, cname, resolved_at, listening, scheme, port, http_status,
-                            final_url, title, server, content_length, tls_subject, tls_issuer, tls_not_after, probed_at)
-    SELECT id, CASE WHEN resolves THEN 'resolved' ELSE 'nxdomain' END,
-           CASE WHEN resolves THEN
-             CASE WHEN id % 3 = 0 THEN ARRAY['203.0.113.' || (id % 250), '198.51.100.' || (id % 250)]
-                  ELSE ARRAY['203.0.113.' || (id % 250)] END
-           END,
-           CASE WHEN id % 10 = 1 THEN ARRAY['2001:db8::' || to_hex(id % 65535)] END,
-           CASE WHEN id % 10 = 9 THEN
-             CASE WHEN id % 2 = 0 THEN ARRAY['h' || id || '.edge.cdn-provider.net', 'edge-' || (id % 97) || '.cdn-provider.net']
-                  ELSE ARRAY['shop-' || id || '.azurewebsites.net'] END
-           END,
-           now(),
-           CASE WHEN resolves THEN id % 10 < 6 END,
-           CASE WHEN listens THEN 'https' END, CASE WHEN listens THEN 443 END,
-           CASE WHEN listens THEN CASE WHEN id % 5 = 0 THEN 403 ELSE 200 END END,
-           CASE WHEN listens AND id % 10 = 0 THEN 'https://h' || id || '.bench.test/login' END,
-           CASE WHEN listens THEN 'Welcome to the example portal' END, CASE WHEN listens THEN 'nginx' END,
-           CASE WHEN listens THEN 4096 + id % 1000 END, CASE WHEN listens THEN 'CN=h' || id || '.bench.test' END,
-           CASE WHEN listens THEN 'C=US, O=Let''s Encrypt, CN=R11' END,
-           CASE WHEN listens THEN now() + interval '60 days' END,
-           CASE WHEN resolves THEN now() END
-      FROM (SELECT id, id % 10 < 7 OR id % 10 = 9 AS resolves,
-                   (id % 10 < 7 OR id % 10 = 9) AND id % 10 < 6 AS listens FROM hosts) x`);
+  await fillHostIntel(ds);
   await ds.query('VACUUM ANALYZE host_intel');
   const [sizes] = await ds.query(
     `SELECT pg_total_relation_size('host_intel')::bigint AS intel, pg_total_relation_size('hosts')::bigint AS hosts`,
