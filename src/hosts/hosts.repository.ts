@@ -1,5 +1,5 @@
 import { sourcesSql } from './host-sources.js';
-import { knowledgeJoin, knowledgeSql } from '../intel/host-dns.sql.js';
+import { knowledgeSql } from '../intel/host-dns.sql.js';
 import {
   hasKnowledgeFilter,
   type KnowledgeFilter,
@@ -83,7 +83,7 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
   return {
     sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()},
                  ${knowledgeSql()}
-            FROM hosts h JOIN domains d ON d.id = h.domain_id ${knowledgeJoin()}
+            FROM hosts h JOIN domains d ON d.id = h.domain_id
            WHERE ${where.join(' AND ')}
            ORDER BY h.first_seen_at DESC, h.id DESC
            LIMIT ${q.p(opts.limit + 1)}`,
@@ -146,7 +146,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   const statements = pageWithCount(q, {
     select: `h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active, ${sourcesSql()},
              ${knowledgeSql()}`,
-    from: `hosts h ${knowledgeJoin()}`,
+    from: 'hosts h',
     where,
     orderBy: 'h.first_seen_at DESC, h.id DESC',
     limit: opts.limit,
@@ -171,7 +171,7 @@ export function domainNewStatement(
   const flagged = wildcardConditions(wildcard).map((c) => ` AND ${c}`);
   return {
     sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}, ${knowledgeSql()}
-            FROM hosts h ${knowledgeJoin()}
+            FROM hosts h
            WHERE h.domain_id = (SELECT id FROM domains WHERE domain = $1) AND h.first_seen_at >= $2::timestamptz
                  ${flagged.join('')}
            ORDER BY h.first_seen_at DESC, h.id DESC
@@ -200,7 +200,6 @@ export function searchStatement(text: string, limit: number, offset: number, kno
                    ORDER BY s.first_seen_at DESC, s.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}) page
             JOIN hosts h ON h.id = page.id
             JOIN domains d ON d.id = h.domain_id
-            ${knowledgeJoin()}
            ORDER BY h.first_seen_at DESC, h.id DESC`,
     params: q.values,
   };
@@ -248,7 +247,7 @@ export class HostsRepository {
       this.db,
       `SELECT h.id::text AS id, h.host, d.domain, d.platform_slug AS platform, ${isoSql('h.first_seen_at')} AS first_seen_at,
               ${isoSql('h.last_seen_at')} AS last_seen_at, h.is_active, ${sourcesSql()}, ${knowledgeSql()}
-         FROM hosts h JOIN domains d ON d.id = h.domain_id ${knowledgeJoin()}
+         FROM hosts h JOIN domains d ON d.id = h.domain_id
         WHERE h.host = $1
         ORDER BY length(d.domain) DESC LIMIT 1`,
       [host],

@@ -76,12 +76,12 @@ const startUrl = (hh: string, host: string) =>
   `${hh}.scheme || '://' || ${host}.host ||
    CASE WHEN (${hh}.scheme, ${hh}.port) IN (('https', 443), ('http', 80)) THEN '' ELSE ':' || ${hh}.port END || '/'`;
 
-/** A host row's `http` (null when never probed), over its host_intel row joined as `hk` (see knowledgeJoin). */
+/** A host row's `http` (null when never probed), as a select expression: one primary-key read per row. */
 export const httpSql = (host = 'h') =>
-  `CASE WHEN hk.listening IS NULL THEN NULL ELSE jsonb_build_object(
-     'listening', hk.listening, 'scheme', hk.scheme, 'port', hk.port, 'status', hk.http_status,
-     'final_url', coalesce(hk.final_url, ${startUrl('hk', host)}), 'title', hk.title, 'server', hk.server,
-     'content_length', hk.content_length,
-     'tls', CASE WHEN hk.tls_subject IS NULL THEN NULL ELSE jsonb_build_object(
-              'subject', hk.tls_subject, 'issuer', hk.tls_issuer, 'not_after', ${isoSql('hk.tls_not_after')}) END,
-     'probed_at', ${isoSql('hk.probed_at')}) END AS http`;
+  `(SELECT jsonb_build_object('listening', hh.listening, 'scheme', hh.scheme, 'port', hh.port, 'status', hh.http_status,
+             'final_url', coalesce(hh.final_url, ${startUrl('hh', host)}), 'title', hh.title, 'server', hh.server, 'content_length', hh.content_length,
+             'tls', CASE WHEN hh.tls_subject IS NULL THEN NULL ELSE jsonb_build_object(
+                      'subject', hh.tls_subject, 'issuer', hh.tls_issuer,
+                      'not_after', ${isoSql('hh.tls_not_after')}) END,
+             'probed_at', ${isoSql('hh.probed_at')})
+      FROM host_intel hh WHERE hh.host_id = ${host}.id AND hh.listening IS NOT NULL) AS http`;
