@@ -42,6 +42,8 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
   private matcher = new RootMatcher(new Map());
   private rootsVersion: string | null = null;
   private rootsCheckedAt = 0;
+  /** The read of the roots in flight, which every log's page waits for. */
+  private refreshing: Promise<void> | null = null;
 
   constructor(
     private readonly env: Environment,
@@ -237,15 +239,26 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
     return new Map([...found].map(([domainId, hosts]) => [domainId, [...hosts]]));
   }
 
-  /** Reads the tracked roots again when they changed (checked at most every ROOTS_CHECK_MS). */
-  private async refreshRoots(): Promise<void> {
-    if (Date.now() - this.rootsCheckedAt < ROOTS_CHECK_MS) return;
+  /**
+   * Reads the tracked roots again when they changed (checked at most every ROOTS_CHECK_MS). The logs followed in
+   * this process share one read: a page of one log waits for the read another log's page started, and none is
+   * matched against roots not read yet (its hosts would be lost, its position saved past them).
+   */
+  private refreshRoots(): Promise<void> {
+    if (this.refreshing) return this.refreshing;
+    if (Date.now() - this.rootsCheckedAt < ROOTS_CHECK_MS) return Promise.resolve();
+    this.refreshing = this.readRoots().finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  private async readRoots(): Promise<void> {
     const version = await this.logs.rootsVersion();
+    if (version !== this.rootsVersion) {
+      const roots = await this.logs.roots();
+      this.matcher = new RootMatcher(new Map(roots.map((r) => [r.domain, r.id])));
+      this.rootsVersion = version;
+    }
     this.rootsCheckedAt = Date.now();
-    if (version === this.rootsVersion) return;
-    const roots = await this.logs.roots();
-    this.matcher = new RootMatcher(new Map(roots.map((r) => [r.domain, r.id])));
-    this.rootsVersion = version;
   }
 
   /** Logs whose worker on this host died are freed at start, so they go on at once instead of after the lease. */
