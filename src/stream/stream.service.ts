@@ -20,6 +20,8 @@ const BATCH = 500;
 const RETRY_MS = 2000;
 /** What a client refused a place (too many streams) is told to wait before trying again (Retry-After). */
 const BUSY_RETRY_SECONDS = 5;
+/** The longest wait between two looks for hosts a signal announced and the horizon still holds back. */
+const RELOOK_MAX_MS = 2000;
 /** A horizon this far behind now means an open transaction is holding every stream back: say so in the log. */
 const LAG_WARNING_SECONDS = 60;
 
@@ -272,7 +274,8 @@ class StreamSession {
 
   /**
    * Hosts a signal announced that the horizon still holds back are looked for again after 100 ms, doubling up to
-   * the poll interval, until the horizon passes the moment of the signal.
+   * RELOOK_MAX_MS (or the poll interval, if shorter), until the horizon passes the moment of the signal: a
+   * transaction that holds the horizon back for a while delays the hosts by at most that much past its end.
    */
   private lookAgainIfHeldBack(horizon: string): void {
     if (this.awaiting === null || horizon >= this.awaiting) {
@@ -281,7 +284,7 @@ class StreamSession {
       return;
     }
     if (this.retry) return;
-    this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : 100, this.pollMs);
+    this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : 100, this.pollMs, RELOOK_MAX_MS);
     this.retry = setTimeout(() => {
       this.retry = null;
       void this.pumping.run();
