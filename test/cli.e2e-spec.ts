@@ -191,25 +191,30 @@ describe('operator CLI', () => {
       'bugcrowd',
       '--format',
       'slack',
+      '--types',
+      'takeover_candidate, http_changed,takeover_candidate',
     );
     expect(slack.code).toBe(0);
     expect(
-      await t.dataSource.query(`SELECT url, platform_slug, format, secret FROM webhooks ORDER BY created_at`),
+      await t.dataSource.query(`SELECT url, platform_slug, format, secret, types FROM webhooks ORDER BY created_at`),
     ).toEqual([
-      { url: 'https://hooks.example.net/in', platform_slug: null, format: 'json', secret },
+      { url: 'https://hooks.example.net/in', platform_slug: null, format: 'json', secret, types: ['host_new'] },
       {
         url: 'https://hooks.slack.example/services/T1/B2/chat-secret',
         platform_slug: 'bugcrowd',
         format: 'slack',
         secret: null,
+        types: ['http_changed', 'takeover_candidate'],
       },
     ]);
 
     const list = await cli('webhooks', 'list');
     expect(list.code).toBe(0);
     expect(list.stdout).toContain(id);
-    expect(list.stdout).toMatch(/hooked\.com\s+json\s+yes/);
-    expect(list.stdout).toMatch(/https:\/\/hooks\.slack\.example\/services\/…\s+platform bugcrowd\s+slack\s+no/);
+    expect(list.stdout).toMatch(/hooked\.com\s+json\s+host_new\s+yes/);
+    expect(list.stdout).toMatch(
+      /https:\/\/hooks\.slack\.example\/services\/…\s+platform bugcrowd\s+slack\s+http_changed,takeover_candidate\s+no/,
+    );
     expect(list.stdout).not.toContain('chat-secret');
     expect(list.stdout + list.stderr).not.toContain(secret);
 
@@ -221,6 +226,7 @@ describe('operator CLI', () => {
       [['https://x.example/', '--platform', 'nope'], /unknown platform "nope"/],
       [['https://x.example/', '--domain', 'untracked.com'], /untracked\.com is not a tracked domain/],
       [['https://x.example/', '--domain', 'hooked.com', '--platform', 'hackerone'], /not both/],
+      [['https://x.example/', '--types', 'dns_changed,everything'], /--types must be a comma list of host_new, /],
     ] as const) {
       const refused = await cli('webhooks', 'add', ...args);
       expect({ args, code: refused.code }).toEqual({ args, code: 1 });

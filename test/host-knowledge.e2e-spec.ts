@@ -13,6 +13,11 @@ import { NEVER, ctWorker, tickUntilIdle } from './fixtures/worker.js';
 import { upsertSeenHosts, writing } from '../src/scans/scan-store.repository.js';
 import { recordAnswers } from '../src/intel/host-dns.sql.js';
 import { HostResolver } from '../src/intel/host-resolver.service.js';
+import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service.js';
+import { WebhooksService } from '../src/webhooks/webhooks.service.js';
+import { WebhooksRepository } from '../src/webhooks/webhooks.repository.js';
+import { toEventDto } from '../src/events/dto/event.dto.js';
+import { Receiver } from './fixtures/webhook-receiver.js';
 
 type Event = {
   id: string;
@@ -38,13 +43,16 @@ const NXDOMAIN = { status: 'nxdomain', a: [], aaaa: [], cname: [] };
 describe('host knowledge: DNS answers, changes, the change feed and one host', () => {
   let crt: LoopbackCrtsh;
   let dns: LoopbackDns;
+  let receiver: Receiver;
   let t: TestApp;
   let auth: Record<string, string>;
 
   beforeAll(async () => {
     crt = await new LoopbackCrtsh().start();
     dns = await new LoopbackDns().start();
+    receiver = await new Receiver().start();
     t = await startTestApp({
+      CT_WEBHOOK_GATHER_SECONDS: 1,
       WORKER: 'on',
       WORKER_CRON: NEVER,
       CRTSH_URL: crt.url,
@@ -60,7 +68,21 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     await t.close();
     await crt.close();
     await dns.close();
+    await receiver.close();
   });
+
+  /** Every delivery to a path once the worker has sent what is due, parsed. */
+  async function delivered(path: string): Promise<{ event: string; body: Record<string, unknown> }[]> {
+    const deliveries = t.app.get(WebhookDeliveryService);
+    // Gathering deliveries are due a second after they were created.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    deliveries.kick();
+    await deliveries.settled();
+    return receiver.at(path).map((r) => ({
+      event: String(r.headers['x-subdomain-monitor-event']),
+      body: JSON.parse(r.body) as Record<string, unknown>,
+    }));
+  }
 
   /** Every event of a domain, walked page by page with `after`. */
   async function walk(query: string, limit = 3): Promise<Event[]> {
@@ -172,6 +194,47 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     // The feed's order is the ids' order, and the type filter keeps the same ids.
     const gone = await walk('domain=gone.test&type=host_gone,host_back', 1);
     expect(gone.map((e) => e.id)).toEqual(changes.filter((e) => e.type.startsWith('host_')).map((e) => e.id));
+  });
+
+  it('sends webhooks the change types they subscribe to, as /events shows them, and new hosts to host_new', async () => {
+    await scannedDomain('hooked.test');
+    const hooks = t.app.get(WebhooksService);
+    await hooks.add({ url: `${receiver.url}/changes`, domain: 'hooked.test', types: 'host_gone,dns_changed' });
+    await hooks.add({ url: `${receiver.url}/chat`, domain: 'hooked.test', types: 'dns_changed', format: 'slack' });
+    await hooks.add({ url: `${receiver.url}/new`, domain: 'hooked.test' });
+    const before = await walk('domain=hooked.test');
+    dns.records.delete('a.hooked.test');
+    dns.aaaa.delete('a.hooked.test');
+    crt.names.get('hooked.test')!.push('e.hooked.test');
+    dns.records.set('e.hooked.test', ['192.0.2.99']);
+    await rescan('hooked.test');
+
+    const changes = (await walk('domain=hooked.test')).slice(before.length);
+    expect(changes.map((e) => [e.type, e.host])).toEqual([
+      ['host_new', 'e.hooked.test'],
+      ['dns_changed', 'a.hooked.test'],
+      ['host_gone', 'a.hooked.test'],
+    ]);
+    const sent = await delivered('/changes');
+    expect(sent.map((d) => d.event)).toEqual(sent.map(() => 'host_events'));
+    expect(sent.flatMap((d) => d.body.events as Event[])).toEqual(changes.slice(1));
+    expect(sent[0].body).toMatchObject({ event: 'host_events', domain: 'hooked.test', platform: 'hackerone' });
+    expect(sent.map((d) => d.body.event_count)).toEqual(sent.map((d) => (d.body.events as Event[]).length));
+
+    const [chat] = await delivered('/chat');
+    expect(chat.event).toBe('host_events');
+    expect(chat.body).toEqual({
+      text:
+        '1 change on hooked.test (hackerone)\n```\n' +
+        'dns_changed a.hooked.test: 192.0.2.2 192.0.2.10 2001:db8::1 → nxdomain\n```',
+    });
+    const news = await delivered('/new');
+    expect(news.map((d) => [d.event, (d.body.hosts as { host: string }[]).map((h) => h.host)])).toEqual([
+      ['new_hosts', ['e.hooked.test']],
+    ]);
+    await expect(hooks.add({ url: `${receiver.url}/x`, types: 'dns_changed,host_moved' })).rejects.toThrow(
+      /--types must be a comma list of host_new, host_gone/,
+    );
   });
 
   it('records a server failure as servfail, and keeps the last answer through a timeout', async () => {
@@ -326,8 +389,11 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     });
   });
 
-  it('a walk of /events under concurrent writers skips and repeats nothing', async () => {
+  it('a walk of /events, and a webhook, under concurrent writers skip and repeat nothing', async () => {
     const domain = await seedDomain(t, { domain: 'busy.test', platform: 'bugcrowd', nextScanAt: LATER });
+    const hook = await t.app
+      .get(WebhooksService)
+      .add({ url: `${receiver.url}/busy`, domain: 'busy.test', types: 'dns_changed' });
     const writers = Array.from({ length: 4 }, async (_, w) => {
       for (let i = 0; i < 12; i++) {
         await t.dataSource.transaction(async (m) => {
@@ -348,6 +414,18 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     let after: string | null = null;
     let done = false;
     const finished = Promise.all(writers).then(() => (done = true));
+    // A second worker that takes the webhook's deliveries as soon as they exist (no gathering), beside the app's.
+    const repository = t.app.get(WebhooksRepository);
+    const taken: string[] = [];
+    const claimer = (async () => {
+      while (!done) {
+        for (const d of await repository.claimDue(8, 3600, 0)) {
+          if (d.webhook_id === hook) taken.push(...(await repository.eventsOf(d, 10_000)).map((e) => toEventDto(e).id));
+          await repository.record(d, { ok: true, status: 200, error: null }, null);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
     for (let polls = 0; polls < 2000; polls++) {
       const wasDone = done;
       const res = await t.get(`/events?domain=busy.test&limit=7${after ? `&after=${after}` : ''}`, auth);
@@ -357,6 +435,7 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
       if (wasDone && !res.body.meta.has_more) break;
     }
     await finished;
+    await claimer;
     const ids = seen.map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
     const [{ hosts, changes }] = await t.dataSource.query(
@@ -369,6 +448,16 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     expect(seen.filter((e) => e.type === 'host_new')).toHaveLength(hosts);
     expect(seen.filter((e) => e.type === 'dns_changed')).toHaveLength(changes);
     expect([...ids].sort(byPosition)).toEqual(ids);
+    // The webhook was told of each change exactly once, whichever writer and whichever delivery.
+    const sent = (await delivered('/busy')).flatMap((d) => (d.body.events as Event[]).map((e) => e.id));
+    const told = [...taken, ...sent];
+    expect(taken.length).toBeGreaterThan(0);
+    expect([...told].sort()).toEqual(
+      seen
+        .filter((e) => e.type === 'dns_changed')
+        .map((e) => e.id)
+        .sort(),
+    );
   });
 });
 

@@ -105,8 +105,8 @@ describe('webhook deliveries at shutdown', () => {
       'both deliveries recorded',
       waitFor('both deliveries recorded', async () => {
         const row = (await cli('webhooks', 'list')).split('\n').find((line) => line.startsWith(hook));
-        // ID, URL, FOR, FORMAT, SIGNED, DELIVERED, GIVEN UP, FAILURES, LAST STATUS, LAST ATTEMPT
-        const [delivered, givenUp, failures, lastStatus] = row?.split(/\s{2,}/).slice(5, 9) ?? [];
+        // ID, URL, FOR, FORMAT, TYPES, SIGNED, DELIVERED, GIVEN UP, FAILURES, LAST STATUS, LAST ATTEMPT
+        const [delivered, givenUp, failures, lastStatus] = row?.split(/\s{2,}/).slice(6, 10) ?? [];
         return delivered === '2' ? { delivered, givenUp, failures, lastStatus } : undefined;
       }),
       second,

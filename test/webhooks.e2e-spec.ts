@@ -253,8 +253,8 @@ describe('webhooks', () => {
       [id],
     );
     const repository = t.app.get(WebhooksRepository);
-    const [stale] = await repository.claimDue(1, 0); // a lease that has already run out
-    const [taken] = await repository.claimDue(1, 60);
+    const [stale] = await repository.claimDue(1, 0, 0); // a lease that has already run out
+    const [taken] = await repository.claimDue(1, 60, 0);
     expect(taken).toMatchObject({ id: stale.id, attempts: 2 });
 
     await repository.record(stale, { ok: false, status: 500, error: 'HTTP 500' }, 1);

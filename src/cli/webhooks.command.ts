@@ -8,6 +8,7 @@ interface AddOptions {
   domain?: string;
   format?: string;
   secret?: boolean;
+  types?: string;
 }
 
 /**
@@ -27,7 +28,7 @@ function rethrowInputError(e: unknown): never {
 @SubCommand({
   name: 'add',
   arguments: '<url>',
-  description: 'POST the new hosts of every scan (of a platform or a domain) to a URL',
+  description: 'POST the new hosts of every scan (of a platform or a domain), or other changes, to a URL',
 })
 export class WebhooksAddCommand extends CommandRunner {
   constructor(
@@ -72,6 +73,16 @@ export class WebhooksAddCommand extends CommandRunner {
   }
 
   @Option({
+    flags: '--types <types>',
+    description:
+      'The changes to send, a comma list of host_new, host_gone, host_back, dns_changed, http_changed, ' +
+      'takeover_candidate, wildcard_detected (default: host_new, the new hosts)',
+  })
+  parseTypes(value: string): string {
+    return value;
+  }
+
+  @Option({
     flags: '--secret',
     description:
       'Sign each body: X-Subdomain-Monitor-Signature-256: sha256=<HMAC-SHA256 of the body>, with a secret (16+ chars) read from standard input (its first line) or typed twice',
@@ -93,12 +104,25 @@ export class WebhooksListCommand extends CommandRunner {
   async run(): Promise<void> {
     const all = await this.webhooks.list();
     this.out.table(
-      ['ID', 'URL', 'FOR', 'FORMAT', 'SIGNED', 'DELIVERED', 'GIVEN UP', 'FAILURES', 'LAST STATUS', 'LAST ATTEMPT'],
+      [
+        'ID',
+        'URL',
+        'FOR',
+        'FORMAT',
+        'TYPES',
+        'SIGNED',
+        'DELIVERED',
+        'GIVEN UP',
+        'FAILURES',
+        'LAST STATUS',
+        'LAST ATTEMPT',
+      ],
       all.map((w) => [
         w.id,
         shortUrl(w.url),
         w.domain ?? (w.platform ? `platform ${w.platform}` : 'all'),
         w.format,
+        w.types.join(','),
         w.has_secret ? 'yes' : 'no',
         String(w.delivered),
         String(w.given_up),
@@ -131,7 +155,7 @@ export class WebhooksRemoveCommand extends CommandRunner {
 
 @Command({
   name: 'webhooks',
-  description: 'Add, list and remove webhooks that receive new hosts after each scan',
+  description: 'Add, list and remove webhooks that receive new hosts (or other changes) as they are found',
   subCommands: [WebhooksAddCommand, WebhooksListCommand, WebhooksRemoveCommand],
 })
 export class WebhooksCommand extends CommandRunner {

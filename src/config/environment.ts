@@ -455,7 +455,8 @@ export class Environment extends ProbeEnvironment {
 
   @EnvVar(
     'Seconds a webhook delivery of CT-found hosts gathers the hosts of later pages of the same domain before it ' +
-      'is sent: a burst of certificates makes one message per webhook.',
+      'is sent, and a delivery of changes (webhook types other than host_new) the later changes of its domain: ' +
+      'a burst makes one message per webhook.',
     '10',
   )
   @Transform(toInt)

@@ -14,6 +14,7 @@ import { CtLogs1764800000000 } from '../../migrations/1764800000000-CtLogs.js';
 import { HostSources1764900000000 } from '../../migrations/1764900000000-HostSources.js';
 import { CtWebhookDeliveries1765000000000 } from '../../migrations/1765000000000-CtWebhookDeliveries.js';
 import { HostKnowledge1765100000000 } from '../../migrations/1765100000000-HostKnowledge.js';
+import { WebhookEventTypes1765200000000 } from '../../migrations/1765200000000-WebhookEventTypes.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   HostSources1764900000000,
   CtWebhookDeliveries1765000000000,
   HostKnowledge1765100000000,
+  WebhookEventTypes1765200000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -93,9 +93,12 @@ export function eventsStatement(
   };
 }
 
+/** An EventRow of a host_events row `e`, its host `h` and its domain `d`. */
+export const EVENT_COLUMNS = `${isoSql('e.at')} AS at, 1 AS rank, e.id::text AS id, e.type, h.host, d.domain,
+                              d.platform_slug AS platform, e.before, e.after`;
+
 /** A host's own changes, newest first (host_events_host_idx). */
-const HISTORY_SQL = `SELECT ${isoSql('e.at')} AS at, 1 AS rank, e.id::text AS id, e.type, h.host, d.domain,
-                            d.platform_slug AS platform, e.before, e.after
+const HISTORY_SQL = `SELECT ${EVENT_COLUMNS}
                        FROM host_events e JOIN hosts h ON h.id = e.host_id JOIN domains d ON d.id = h.domain_id
                       WHERE e.host_id = $1
                       ORDER BY e.at DESC, e.id DESC LIMIT $2`;

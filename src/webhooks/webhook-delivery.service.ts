@@ -2,11 +2,13 @@ import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationB
 import { Rerun } from '../common/rerun.js';
 import { Shutdown } from '../common/shutdown.js';
 import { Environment } from '../config/environment.js';
+import { toEventDto } from '../events/dto/event.dto.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
 import {
   DELIVERY_HEADER,
   EVENT_HEADER,
   MAX_HOSTS_PER_DELIVERY,
+  renderEventsPayload,
   renderPayload,
   SIGNATURE_HEADER,
   signature,
@@ -108,7 +110,11 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
     try {
       while (!this.stopped && this.attempts.size < PARALLEL) {
         const free = PARALLEL - this.attempts.size;
-        const claimed = await this.webhooks.claimDue(free, this.env.WEBHOOK_TIMEOUT_SECONDS + 30);
+        const claimed = await this.webhooks.claimDue(
+          free,
+          this.env.WEBHOOK_TIMEOUT_SECONDS + 30,
+          this.env.CT_WEBHOOK_GATHER_SECONDS,
+        );
         // Taken as the process began to stop: given back unattempted, for the next process.
         if (this.stopped) {
           await Promise.all(claimed.map((d) => this.webhooks.release(d)));
@@ -135,20 +141,27 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
     this.attempts.set(delivery.id, attempt);
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+  /** The body of a delivery: the new hosts it tells of, or the changes it gathered. */
+  private async body(delivery: ClaimedDelivery): Promise<string> {
+    const about = { deliveryId: delivery.id, domain: delivery.domain, platform: delivery.platform };
+    if (delivery.kind === 'host_events') {
+      const events = await this.webhooks.eventsOf(delivery, MAX_HOSTS_PER_DELIVERY);
+      return renderEventsPayload(delivery.format, {
+        ...about,
+        eventCount: delivery.new_count,
+        events: events.map(toEventDto),
+      });
+    }
     const hosts = await this.webhooks.newHostsOf(delivery, MAX_HOSTS_PER_DELIVERY);
-    const body = renderPayload(delivery.format, {
-      deliveryId: delivery.id,
-      scanId: delivery.scan_id,
-      domain: delivery.domain,
-      platform: delivery.platform,
-      newCount: delivery.new_count,
-      hosts,
-    });
+    return renderPayload(delivery.format, { ...about, scanId: delivery.scan_id, newCount: delivery.new_count, hosts });
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const body = await this.body(delivery);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': 'subdomain-monitor-webhooks/1',
-      [EVENT_HEADER]: 'new_hosts',
+      [EVENT_HEADER]: delivery.kind,
       [DELIVERY_HEADER]: delivery.id,
     };
     if (delivery.secret) headers[SIGNATURE_HEADER] = signature(delivery.secret, body);

@@ -9,98 +9,141 @@ const header = (name: string, description: string, required = true) => ({
   schema: { type: 'string' },
 });
 
+/** The headers of every delivery: its kind, its id, and with --secret its signature. */
+const deliveryHeaders = (event: string) => [
+  header(EVENT_HEADER, `Always ${event}`),
+  header(DELIVERY_HEADER, "The delivery's id, the same on every attempt"),
+  header(
+    SIGNATURE_HEADER,
+    'With --secret only: sha256=<hex HMAC-SHA256 of the raw body, keyed with the secret>. Compare it in ' +
+      'constant time before trusting the body.',
+    false,
+  ),
+];
+
+/** A delivery POSTed to a webhook: its headers, and a JSON body of these properties and no others. */
+function deliveryOperation(d: {
+  operationId: string;
+  summary: string;
+  description: string;
+  event: string;
+  required: string[];
+  properties: Record<string, object>;
+}) {
+  return {
+    operationId: d.operationId,
+    summary: d.summary,
+    description: d.description,
+    parameters: deliveryHeaders(d.event),
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', required: d.required, additionalProperties: false, properties: d.properties },
+        },
+      },
+    },
+    // The receiver checks the signature header; no security scheme of the API applies to what it is sent.
+    security: [],
+    responses: { '2XX': { description: 'Delivered; any other answer, or none in time, is retried' } },
+  };
+}
+
 /**
- * The webhook an operator registers with `cli webhooks add` (OpenAPI 3.1's `webhooks`): what the worker POSTs
- * after each scan that recorded new hosts.
+ * The webhooks an operator registers with `cli webhooks add` (OpenAPI 3.1's `webhooks`): what the worker POSTs
+ * when a scan or the CT log follower records new hosts (type host_new), and when other changes are recorded
+ * (--types).
  */
 export const WEBHOOKS_OPENAPI: WebhooksObject = {
   newHosts: {
-    post: {
+    post: deliveryOperation({
       operationId: 'newHosts',
-      summary: 'New hosts of a scan (sent to your URL)',
+      summary: 'New hosts of a scan or of the CT logs (sent to your URL)',
       description:
-        'One POST per webhook after each scan that recorded new hosts, for webhooks of every domain, of the ' +
-        "scan's platform (--platform) or of its domain (--domain). Any 2xx answer within WEBHOOK_TIMEOUT_SECONDS " +
+        'For webhooks whose --types include host_new (the default). One POST per webhook after each scan that ' +
+        'recorded new hosts, and per burst of hosts the CT log follower recorded for a domain, for webhooks of ' +
+        "every domain, of the scan's platform (--platform) or of its domain (--domain). Any 2xx answer within WEBHOOK_TIMEOUT_SECONDS " +
         '(10) delivers it; anything else is retried after WEBHOOK_RETRY_SECONDS (30), four times longer each time, ' +
         'up to WEBHOOK_MAX_ATTEMPTS (6), then given up. Redirects are not followed. A retry sends the same body ' +
         `and ${DELIVERY_HEADER}, so a receiver can drop a delivery it already has. \`cli webhooks list\` shows ` +
         'each webhook\'s deliveries, failures and last status. --format slack sends `{"text": …}` and discord ' +
         '`{"content": …}` (at most 2,000 characters): a message naming the count, the domain and up to 25 hosts.',
-      parameters: [
-        header(EVENT_HEADER, 'Always new_hosts'),
-        header(DELIVERY_HEADER, "The delivery's id, the same on every attempt"),
-        header(
-          SIGNATURE_HEADER,
-          'With --secret only: sha256=<hex HMAC-SHA256 of the raw body, keyed with the secret>. Compare it in ' +
-            'constant time before trusting the body.',
-          false,
-        ),
-      ],
-      requestBody: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: [
-                'event',
-                'delivery_id',
-                'source',
-                'scan_id',
-                'domain',
-                'platform',
-                'new_count',
-                'hosts',
-                'truncated',
-              ],
-              additionalProperties: false,
-              properties: {
-                event: { type: 'string', enum: ['new_hosts'] },
-                delivery_id: { type: 'string', format: 'uuid' },
-                source: {
-                  type: 'string',
-                  enum: ['scan', 'ct'],
-                  description:
-                    'scan: the new hosts of one scan; ct: hosts the CT log follower recorded for the domain, ' +
-                    'gathered for CT_WEBHOOK_GATHER_SECONDS',
-                },
-                scan_id: {
-                  type: ['string', 'null'],
-                  format: 'uuid',
-                  description: 'The scan, for source scan; null for source ct',
-                },
-                domain: { type: 'string', example: 'example.com' },
-                platform: { type: 'string', example: 'hackerone' },
-                new_count: {
-                  type: 'integer',
-                  description: 'How many new hosts the scan (or the follower, in this delivery) recorded',
-                },
-                hosts: {
-                  type: 'array',
-                  description: `The new hosts, oldest first, at most ${MAX_HOSTS_PER_DELIVERY}`,
-                  items: {
-                    type: 'object',
-                    required: ['host', 'first_seen_at'],
-                    additionalProperties: false,
-                    properties: {
-                      host: { type: 'string', example: 'api.example.com' },
-                      first_seen_at: { type: 'string', format: 'date-time' },
-                    },
-                  },
-                },
-                truncated: {
-                  type: 'boolean',
-                  description:
-                    'true when new_count is above the hosts listed: page the rest from /domains/{domain}/subdomains/new',
-                },
-              },
+      event: 'new_hosts',
+      required: ['event', 'delivery_id', 'source', 'scan_id', 'domain', 'platform', 'new_count', 'hosts', 'truncated'],
+      properties: {
+        event: { type: 'string', enum: ['new_hosts'] },
+        delivery_id: { type: 'string', format: 'uuid' },
+        source: {
+          type: 'string',
+          enum: ['scan', 'ct'],
+          description:
+            'scan: the new hosts of one scan; ct: hosts the CT log follower recorded for the domain, ' +
+            'gathered for CT_WEBHOOK_GATHER_SECONDS',
+        },
+        scan_id: {
+          type: ['string', 'null'],
+          format: 'uuid',
+          description: 'The scan, for source scan; null for source ct',
+        },
+        domain: { type: 'string', example: 'example.com' },
+        platform: { type: 'string', example: 'hackerone' },
+        new_count: {
+          type: 'integer',
+          description: 'How many new hosts the scan (or the follower, in this delivery) recorded',
+        },
+        hosts: {
+          type: 'array',
+          description: `The new hosts, oldest first, at most ${MAX_HOSTS_PER_DELIVERY}`,
+          items: {
+            type: 'object',
+            required: ['host', 'first_seen_at'],
+            additionalProperties: false,
+            properties: {
+              host: { type: 'string', example: 'api.example.com' },
+              first_seen_at: { type: 'string', format: 'date-time' },
             },
           },
         },
+        truncated: {
+          type: 'boolean',
+          description:
+            'true when new_count is above the hosts listed: page the rest from /domains/{domain}/subdomains/new',
+        },
       },
-      // The receiver checks the signature header; no security scheme of the API applies to what it is sent.
-      security: [],
-      responses: { '2XX': { description: 'Delivered; any other answer, or none in time, is retried' } },
-    },
+    }),
+  },
+
+  hostEvents: {
+    post: deliveryOperation({
+      operationId: 'hostEvents',
+      summary: 'Changes of hosts (sent to your URL)',
+      description:
+        'For webhooks whose --types name other changes: host_gone, host_back, dns_changed, http_changed, ' +
+        'takeover_candidate, wildcard_detected. Each change of those types, of the domains the webhook is for, is ' +
+        'told exactly once: a delivery gathers the changes of one domain for CT_WEBHOOK_GATHER_SECONDS (10), then ' +
+        'later changes go to the next. The events are those of GET /api/v1/events, with the same ids. Delivery, ' +
+        'retries, redirects and the signature are as for newHosts. --format slack and discord send a message ' +
+        'naming the count and the domain, and a line per change (up to 25), such as `dns_changed ' +
+        'api.example.com: 192.0.2.1 → 192.0.2.9`; titles lose control characters and backticks and are cut to ' +
+        '60 characters.',
+      event: 'host_events',
+      required: ['event', 'delivery_id', 'domain', 'platform', 'event_count', 'events', 'truncated'],
+      properties: {
+        event: { type: 'string', enum: ['host_events'] },
+        delivery_id: { type: 'string', format: 'uuid' },
+        domain: { type: 'string', example: 'example.com' },
+        platform: { type: 'string', example: 'hackerone' },
+        event_count: { type: 'integer', description: 'How many changes this delivery tells of' },
+        events: {
+          type: 'array',
+          description: `The changes, oldest first, at most ${MAX_HOSTS_PER_DELIVERY}, as GET /api/v1/events shows them`,
+          items: { $ref: '#/components/schemas/HostEventDto' },
+        },
+        truncated: {
+          type: 'boolean',
+          description: 'true when event_count is above the events listed: read the rest from /api/v1/events',
+        },
+      },
+    }),
   },
 };

@@ -4,7 +4,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { affected, isoSql, rows } from '../database/sql.js';
 import { SOURCE_BITS } from '../hosts/host-sources.js';
+import type { EventType } from '../events/dto/events.query.js';
+import { type EventRow, EVENT_COLUMNS } from '../events/events.repository.js';
 import type { WebhookFormat } from './webhook-payload.js';
+
+/** What a delivery tells of: the new hosts of a scan or of the CT log follower, or changes of other types. */
+export type DeliveryKind = 'new_hosts' | 'host_events';
 
 export interface NewWebhook {
   url: string;
@@ -12,6 +17,8 @@ export interface NewWebhook {
   domainId: number | null;
   format: WebhookFormat;
   secret: string | null;
+  /** The change types it hears of; host_new is the new hosts of scans and the CT log follower. */
+  types: EventType[];
 }
 
 export interface WebhookRow {
@@ -20,6 +27,7 @@ export interface WebhookRow {
   platform: string | null;
   domain: string | null;
   format: WebhookFormat;
+  types: EventType[];
   has_secret: boolean;
   created_at: string;
   last_attempt_at: string | null;
@@ -30,9 +38,13 @@ export interface WebhookRow {
   given_up: number;
 }
 
-/** A delivery taken by a worker: where it goes, how, and what the scan (or the CT log follower) found. */
+/**
+ * A delivery taken by a worker: where it goes, how, and what it tells of (what a scan or the CT log follower
+ * found, or the changes it gathered).
+ */
 export interface ClaimedDelivery {
   id: string;
+  kind: DeliveryKind;
   /** The lease this worker holds: results are recorded only while it still does. */
   lease_until: string;
   webhook_id: string;
@@ -47,15 +59,20 @@ export interface ClaimedDelivery {
   secret: string | null;
   domain: string;
   platform: string;
+  /** New hosts, or for host_events the events it gathered. */
   new_count: number;
 }
 
 /** A host `h` that is no wildcard echo: webhooks never tell of those. */
 const NOT_WILDCARD = wildcardConditions('exclude')[0];
 
-/** The webhooks that hear of a domain's new hosts: all, its platform's, or its own. */
+/**
+ * The webhooks that hear of a domain's new hosts: all, its platform's, or its own, that subscribe to host_new.
+ * (Other types are queued by the host_events trigger, migration WebhookEventTypes.)
+ */
 const MATCHING_WEBHOOKS = `SELECT w.id FROM webhooks w JOIN domains d ON d.id = $1
-  WHERE (w.domain_id IS NULL OR w.domain_id = d.id) AND (w.platform_slug IS NULL OR w.platform_slug = d.platform_slug)`;
+  WHERE (w.domain_id IS NULL OR w.domain_id = d.id) AND (w.platform_slug IS NULL OR w.platform_slug = d.platform_slug)
+    AND 'host_new' = ANY (w.types)`;
 
 /**
  * Queues one delivery per matching webhook for a scan that recorded new hosts, inside the scan's own commit: a
@@ -91,7 +108,7 @@ export async function enqueueCtDeliveries(
      widened AS (
        UPDATE webhook_deliveries x SET window_to = now(), new_count = x.new_count + $2
         WHERE x.webhook_id IN (SELECT id FROM targets) AND x.domain_id = $1 AND x.scan_id IS NULL
-          AND x.attempts = 0 AND x.done_at IS NULL
+          AND x.kind = 'new_hosts' AND x.attempts = 0 AND x.done_at IS NULL
        RETURNING x.webhook_id
      )
      INSERT INTO webhook_deliveries (webhook_id, domain_id, window_from, window_to, new_count, next_attempt_at)
@@ -108,8 +125,9 @@ export class WebhooksRepository {
   async add(webhook: NewWebhook): Promise<string> {
     const [row] = await rows<{ id: string }>(
       this.db,
-      `INSERT INTO webhooks (url, platform_slug, domain_id, format, secret) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [webhook.url, webhook.platform, webhook.domainId, webhook.format, webhook.secret],
+      `INSERT INTO webhooks (url, platform_slug, domain_id, format, secret, types)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [webhook.url, webhook.platform, webhook.domainId, webhook.format, webhook.secret, webhook.types],
     );
     return row.id;
   }
@@ -117,7 +135,7 @@ export class WebhooksRepository {
   list(): Promise<WebhookRow[]> {
     return rows<WebhookRow>(
       this.db,
-      `SELECT w.id, w.url, w.platform_slug AS platform, d.domain, w.format, w.secret IS NOT NULL AS has_secret,
+      `SELECT w.id, w.url, w.platform_slug AS platform, d.domain, w.format, w.types, w.secret IS NOT NULL AS has_secret,
               ${isoSql('w.created_at')} AS created_at, ${isoSql('w.last_attempt_at')} AS last_attempt_at,
               w.last_status, w.last_error, w.failures, w.delivered, w.given_up
          FROM webhooks w LEFT JOIN domains d ON d.id = w.domain_id
@@ -141,29 +159,35 @@ export class WebhooksRepository {
    * webhook with a delivery in flight (a live lease, in any process) gets none, so a slow endpoint holds up only
    * its own deliveries, and they reach it in order. The not-done deliveries are read once
    * (webhook_deliveries_due_idx holds only those); the rows taken are locked again and checked, so two workers
-   * never take the same one, nor two of one webhook.
+   * never take the same one, nor two of one webhook. A delivery of changes that is still gathering is due
+   * `gatherSeconds` after it was created; the claim ends its gathering.
    */
-  claimDue(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+  claimDue(limit: number, leaseSeconds: number, gatherSeconds: number): Promise<ClaimedDelivery[]> {
+    const dueAt = (x: string) =>
+      `CASE WHEN ${x}.gathering THEN greatest(${x}.next_attempt_at, ${x}.created_at + make_interval(secs => $3))
+            ELSE ${x}.next_attempt_at END`;
     return rows<ClaimedDelivery>(
       this.db,
       `WITH pending AS MATERIALIZED (
-         SELECT id, webhook_id, created_at, next_attempt_at, lease_until >= now() AS in_flight
-           FROM webhook_deliveries WHERE done_at IS NULL
+         SELECT id, webhook_id, created_at, ${dueAt('p')} AS due_at, lease_until >= now() AS in_flight
+           FROM webhook_deliveries p WHERE done_at IS NULL
        ), head AS (
-         SELECT DISTINCT ON (webhook_id) id, in_flight, next_attempt_at FROM pending
-          WHERE in_flight OR next_attempt_at <= now()
-          ORDER BY webhook_id, in_flight DESC NULLS LAST, next_attempt_at, created_at, id
+         SELECT DISTINCT ON (webhook_id) id, in_flight, due_at FROM pending
+          WHERE in_flight OR due_at <= now()
+          ORDER BY webhook_id, in_flight DESC NULLS LAST, due_at, created_at, id
        ), due AS (
          SELECT x.id FROM webhook_deliveries x JOIN head ON head.id = x.id AND head.in_flight IS NOT TRUE
-          WHERE x.done_at IS NULL AND x.next_attempt_at <= now() AND (x.lease_until IS NULL OR x.lease_until < now())
-          ORDER BY head.next_attempt_at LIMIT $1 FOR UPDATE OF x SKIP LOCKED
+          WHERE x.done_at IS NULL AND ${dueAt('x')} <= now() AND (x.lease_until IS NULL OR x.lease_until < now())
+          ORDER BY head.due_at LIMIT $1 FOR UPDATE OF x SKIP LOCKED
        ), taken AS (
-         UPDATE webhook_deliveries x SET attempts = x.attempts + 1, lease_until = now() + make_interval(secs => $2)
+         UPDATE webhook_deliveries x SET attempts = x.attempts + 1, gathering = false,
+                lease_until = now() + make_interval(secs => $2)
            FROM due WHERE x.id = due.id
-         RETURNING x.id, x.webhook_id, x.scan_id, x.attempts, x.lease_until, x.domain_id, x.window_from, x.window_to,
-                   x.new_count
+         RETURNING x.id, x.kind, x.webhook_id, x.scan_id, x.attempts, x.lease_until, x.domain_id, x.window_from,
+                   x.window_to, x.new_count
        )
-       SELECT t.id, ${isoSql('t.lease_until')} AS lease_until, t.webhook_id, t.scan_id, t.attempts, w.url, w.format,
+       SELECT t.id, t.kind, ${isoSql('t.lease_until')} AS lease_until, t.webhook_id, t.scan_id, t.attempts, w.url,
+              w.format,
               w.secret, d.id AS domain_id, d.domain, d.platform_slug AS platform,
               ${isoSql('t.window_from')} AS window_from, ${isoSql('t.window_to')} AS window_to,
               coalesce(s.new_count - (SELECT count(*) FROM hosts h JOIN host_intel k ON k.host_id = h.id AND k.wildcard
@@ -171,7 +195,20 @@ export class WebhooksRepository {
                        t.new_count) AS new_count
          FROM taken t JOIN webhooks w ON w.id = t.webhook_id LEFT JOIN scans s ON s.id = t.scan_id
          JOIN domains d ON d.id = coalesce(s.domain_id, t.domain_id)`,
-      [limit, leaseSeconds],
+      [limit, leaseSeconds, gatherSeconds],
+    );
+  }
+
+  /** The changes a host_events delivery tells of, oldest first, as the change feed shows them. */
+  eventsOf(delivery: ClaimedDelivery, limit: number): Promise<EventRow[]> {
+    return rows<EventRow>(
+      this.db,
+      `SELECT ${EVENT_COLUMNS}
+         FROM webhook_delivery_events x JOIN host_events e ON e.id = x.event_id
+         JOIN hosts h ON h.id = e.host_id JOIN domains d ON d.id = h.domain_id
+        WHERE x.delivery_id = $1
+        ORDER BY e.at, e.id LIMIT $2`,
+      [delivery.id, limit],
     );
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainsRepository } from '../domains/domains.repository.js';
+import { EVENT_TYPES, type EventType } from '../events/dto/events.query.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
 import { WEBHOOK_FORMATS, type WebhookFormat } from './webhook-payload.js';
 import { type WebhookRow, WebhooksRepository } from './webhooks.repository.js';
@@ -13,6 +14,22 @@ export interface AddWebhook {
   domain?: string;
   format?: string;
   secret?: string;
+  /** A comma list of change types (EVENT_TYPES); host_new alone when not given. */
+  types?: string;
+}
+
+/** `--types`: a comma list of change types, each once, in the feed's order; host_new when not given. */
+function parseTypes(text: string | undefined): EventType[] {
+  if (text === undefined) return ['host_new'];
+  const given = text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const unknown = given.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+  if (given.length === 0 || unknown.length > 0) {
+    throw new WebhookInputError(`--types must be a comma list of ${EVENT_TYPES.join(', ')}`);
+  }
+  return EVENT_TYPES.filter((t) => given.includes(t));
 }
 
 /** The operator's webhooks: validated before anything is written. */
@@ -41,6 +58,7 @@ export class WebhooksService {
     if (!WEBHOOK_FORMATS.includes(format)) {
       throw new WebhookInputError(`--format must be one of ${WEBHOOK_FORMATS.join(', ')}, got "${input.format}"`);
     }
+    const types = parseTypes(input.types);
     if (input.platform && input.domain) throw new WebhookInputError('give --platform or --domain, not both');
     const problem = input.platform ? await this.platforms.unknownSlugProblem(input.platform) : null;
     if (problem) throw new WebhookInputError(problem);
@@ -59,6 +77,7 @@ export class WebhooksService {
       domainId,
       format,
       secret: input.secret ?? null,
+      types,
     });
   }
 
