@@ -309,6 +309,20 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     expect(names(await hosts('/domains/filter.test/subdomains?takeover=true'))).toEqual([]);
     expect(names(await hosts('/subdomains/search?q=.filter.&resolves=false'))).toEqual(['c.filter.test']);
     expect(names(await hosts('/subdomains/search?q=.filter.&cname=cdn.test'))).toEqual(['b.filter.test']);
+    // The new-host feeds take the same filters ("alert me of live hosts only").
+    const ours = (body: { data: { host: string }[] }) => names(body).filter((h) => h.endsWith('.filter.test'));
+    expect(ours(await hosts('/subdomains/new?resolves=true'))).toEqual(['a.filter.test', 'b.filter.test']);
+    expect(ours(await hosts('/subdomains/new?resolves=true&cname=cdn.test'))).toEqual(['b.filter.test']);
+    expect(names(await hosts('/domains/filter.test/subdomains/new?resolves=false'))).toEqual(['c.filter.test']);
+    expect(names(await hosts('/domains/filter.test/subdomains/new?takeover=true'))).toEqual([]);
+    expect(ours(await hosts('/platforms/hackerone/subdomains/new?cname=cloud.test'))).toEqual(['c.filter.test']);
+    expect(ours(await hosts('/platforms/hackerone/subdomains/new'))).toEqual([
+      'a.filter.test',
+      'b.filter.test',
+      'c.filter.test',
+    ]);
+    expectError(await t.get('/subdomains/new?resolves=yes', auth), 400, 'invalid_query');
+    expectError(await t.get('/platforms/hackerone/subdomains/new?status=99', auth), 400, 'invalid_query');
 
     expectError(await t.get('/domains/filter.test/subdomains?resolves=maybe', auth), 400, 'invalid_query');
     expectError(await t.get('/domains/filter.test/subdomains?cname=a..b', auth), 400, 'invalid_query');

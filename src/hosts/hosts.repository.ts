@@ -1,12 +1,6 @@
 import { sourcesSql } from './host-sources.js';
 import { knowledgeSql } from '../intel/host-dns.sql.js';
-import {
-  hasKnowledgeFilter,
-  type KnowledgeFilter,
-  knowledgeConditions,
-  type WildcardMode,
-  wildcardConditions,
-} from '../intel/knowledge-filter.js';
+import { hasKnowledgeFilter, type KnowledgeFilter, knowledgeConditions } from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -56,9 +50,13 @@ export interface NewFeedOptions {
   limit: number;
   before?: FeedPosition;
   platform?: string;
-  /** Wildcard hosts: out by default (see WildcardMode). */
-  wildcard?: WildcardMode;
+  /** Filters on what is known of each host; wildcard hosts are out unless it says otherwise. */
+  knowledge?: KnowledgeFilter;
 }
+
+/** The feeds' knowledge conditions: wildcard hosts out unless the filter says otherwise. */
+const feedConditions = (q: Params, knowledge: KnowledgeFilter | undefined, h = 'h') =>
+  knowledgeConditions(q, { wildcard: 'exclude', ...knowledge }, h);
 
 export interface PlatformPageOptions {
   platform: string;
@@ -79,7 +77,7 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
   if (opts.before)
     where.push(`(h.first_seen_at, h.id) < (${q.p(opts.before.ts)}::timestamptz, ${q.p(opts.before.id)}::bigint)`);
   if (opts.platform) where.push(`d.platform_slug = ${q.p(opts.platform)}`);
-  where.push(...wildcardConditions(opts.wildcard ?? 'exclude'));
+  where.push(...feedConditions(q, opts.knowledge));
   return {
     sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()},
                  ${knowledgeSql()}
@@ -166,17 +164,21 @@ export function domainNewStatement(
   domain: string,
   since: string,
   limit: number,
-  wildcard: WildcardMode = 'exclude',
+  knowledge?: KnowledgeFilter,
 ): Statement {
-  const flagged = wildcardConditions(wildcard).map((c) => ` AND ${c}`);
+  const q = new Params();
+  const where = [
+    `h.domain_id = (SELECT id FROM domains WHERE domain = ${q.p(domain)})`,
+    `h.first_seen_at >= ${q.p(since)}::timestamptz`,
+    ...feedConditions(q, knowledge),
+  ];
   return {
     sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}, ${knowledgeSql()}
             FROM hosts h
-           WHERE h.domain_id = (SELECT id FROM domains WHERE domain = $1) AND h.first_seen_at >= $2::timestamptz
-                 ${flagged.join('')}
+           WHERE ${where.join(' AND ')}
            ORDER BY h.first_seen_at DESC, h.id DESC
-           LIMIT $3`,
-    params: [domain, since, limit],
+           LIMIT ${q.p(limit)}`,
+    params: q.values,
   };
 }
 
@@ -227,9 +229,9 @@ export class HostsRepository {
     domain: string,
     since: string,
     limit: number,
-    wildcard: WildcardMode,
+    knowledge: KnowledgeFilter,
   ): Promise<JsonPage<DomainNewHostDto>> {
-    return jsonPage(this.db, domainNewStatement(domain, since, limit, wildcard), limit);
+    return jsonPage(this.db, domainNewStatement(domain, since, limit, knowledge), limit);
   }
 
   /** The new-host feed (see newFeedStatement): `limit` rows rendered, `found` tells whether more follow. */

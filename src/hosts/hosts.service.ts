@@ -20,10 +20,15 @@ import { HostsRepository, type PlatformPageOptions } from './hosts.repository.js
 import { RenderedJson } from '../common/rendered-json.js';
 import { decodePlatformCursor, encodePlatformCursor } from './platform-cursor.js';
 
-/** The knowledge filters a query gives, or undefined when it gives none (the contract's own paths). */
-function knowledgeOf(query: KnowledgeFilter): KnowledgeFilter | undefined {
+/** The knowledge filters a query gives. */
+function filterOf(query: KnowledgeFilter): KnowledgeFilter {
   const { resolves, status, takeover, cname, wildcard } = query;
-  const filter = { resolves, status, takeover, cname, wildcard };
+  return { resolves, status, takeover, cname, wildcard };
+}
+
+/** The knowledge filters a list or search query gives, or undefined when it gives none (the contract's own paths). */
+function knowledgeOf(query: KnowledgeFilter): KnowledgeFilter | undefined {
+  const filter = filterOf(query);
   return hasKnowledgeFilter(filter) ? filter : undefined;
 }
 
@@ -54,7 +59,7 @@ export class HostsService {
 
   async newForDomain(name: string, query: DomainNewHostsQuery) {
     const since = windowStart(query);
-    const page = await this.hosts.newForDomain(name, since, query.limit, query.wildcard);
+    const page = await this.hosts.newForDomain(name, since, query.limit, filterOf(query));
     if (page.found === 0) await this.domains.requireTracked(name);
     return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });
   }
@@ -82,7 +87,7 @@ export class HostsService {
     }
     const since = windowStart(query);
     const before = query.before_ts && query.before_id ? { ts: query.before_ts, id: query.before_id } : undefined;
-    const page = await this.hosts.newFeed({ since, limit: query.limit, before, wildcard: query.wildcard });
+    const page = await this.hosts.newFeed({ since, limit: query.limit, before, knowledge: filterOf(query) });
     const last = page.found > query.limit ? page.last : null;
     return RenderedJson.envelope(page.json, {
       since,
@@ -135,7 +140,12 @@ export class HostsService {
 
   async newForPlatform(slug: string, query: PlatformNewHostsQuery) {
     const since = windowStart(query);
-    const page = await this.hosts.newFeed({ since, limit: query.limit, platform: slug, wildcard: query.wildcard });
+    const page = await this.hosts.newFeed({
+      since,
+      limit: query.limit,
+      platform: slug,
+      knowledge: filterOf(query),
+    });
     if (page.found === 0) await this.platforms.requirePlatform(slug);
     return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });
   }

@@ -1,5 +1,5 @@
 import { IsOptional, Matches } from 'class-validator';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import {
   BoolParam,
   EnumParam,
@@ -9,8 +9,7 @@ import {
   TimestampParam,
 } from '../../common/validation/query-params.js';
 import { WindowQuery } from '../../common/validation/window.js';
-import { KnowledgeFilterQuery, WildcardParam } from '../../intel/dto/knowledge-filter.query.js';
-import type { WildcardMode } from '../../intel/knowledge-filter.js';
+import { FeedKnowledgeQuery, KnowledgeFilterQuery } from '../../intel/dto/knowledge-filter.query.js';
 
 export const HOST_FILTERS = ['all', 'new', 'inactive'] as const;
 export type HostFilter = (typeof HOST_FILTERS)[number];
@@ -29,20 +28,17 @@ export class DomainHostsQuery extends KnowledgeFilterQuery {
   offset = 0;
 }
 
-export class DomainNewHostsQuery extends WindowQuery {
+/** A new-host feed's window and its filters on what is known of each host. */
+class FeedQuery extends IntersectionType(WindowQuery, FeedKnowledgeQuery) {}
+
+export class DomainNewHostsQuery extends FeedQuery {
   @LimitParam(500, 2000)
   limit = 500;
-
-  @WildcardParam('exclude')
-  wildcard: WildcardMode = 'exclude';
 }
 
-export class NewHostsFeedQuery extends WindowQuery {
+export class NewHostsFeedQuery extends FeedQuery {
   @LimitParam(500, 2000)
   limit = 500;
-
-  @WildcardParam('exclude')
-  wildcard: WildcardMode = 'exclude';
 
   @TimestampParam('Cursor: first_seen_at of the last row of the previous page (give with before_id)')
   before_ts?: string;
@@ -94,10 +90,7 @@ export class PlatformHostsQuery {
   format: (typeof FEED_FORMATS)[number] = 'json';
 }
 
-export class PlatformNewHostsQuery extends WindowQuery {
+export class PlatformNewHostsQuery extends FeedQuery {
   @LimitParam(500, 2000)
   limit = 500;
-
-  @WildcardParam('exclude')
-  wildcard: WildcardMode = 'exclude';
 }

@@ -17,8 +17,8 @@ export function WildcardParam(defaultValue: WildcardMode): PropertyDecorator {
   );
 }
 
-/** resolves, status, takeover, cname and wildcard: filters on what the service knows of each host (additive to the contract). */
-export class KnowledgeFilterQuery {
+/** resolves, status, takeover and cname: filters on what the service knows of each host (additive to the contract). */
+class KnowledgeFilterFields {
   @BoolParam(undefined, 'true: only hosts whose last DNS answer has an address; false: only hosts without one')
   resolves?: boolean;
 
@@ -51,7 +51,16 @@ export class KnowledgeFilterQuery {
     message: 'cname must be a name suffix such as azurewebsites.net',
   })
   cname?: string;
+}
 
+/** The knowledge filters of host lists and search, which show wildcard hosts unless told otherwise. */
+export class KnowledgeFilterQuery extends KnowledgeFilterFields {
   @WildcardParam('include')
   wildcard: WildcardMode = 'include';
+}
+
+/** The knowledge filters of the new-host feeds, which leave wildcard hosts out unless told otherwise. */
+export class FeedKnowledgeQuery extends KnowledgeFilterFields {
+  @WildcardParam('exclude')
+  wildcard: WildcardMode = 'exclude';
 }
