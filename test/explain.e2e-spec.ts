@@ -127,4 +127,39 @@ describe('query plans at size', () => {
       expect([sql, global]).toEqual([sql, []]);
     }
   });
+
+  // Last: it gives every host what the service would know of it. Host rows then read each host's host_intel row
+  // once, by its key, for the rows returned; the feeds' check that a host is no wildcard echo reads the small
+  // index of wildcard hosts, row by row as the feed walks, never host_intel whole.
+  it.each([
+    '/subdomains/new?limit=500',
+    '/subdomains/new?hours=4380&limit=2000',
+    '/platforms/hackerone/subdomains/new',
+    '/domains/{domain}/subdomains/new?hours=4380',
+    '/domains/{domain}/subdomains?limit=100',
+    '/subdomains/search?q=api',
+  ])('GET %s reads host_intel by key only, with every host known', async (template) => {
+    const [{ known }] = await t.dataSource.query(`SELECT count(*)::int AS known FROM host_intel`);
+    if (known === 0) {
+      await t.dataSource.query(
+        `INSERT INTO host_intel (host_id, dns_status, a, resolved_at, wildcard)
+         SELECT id, 'resolved', ARRAY['192.0.2.' || id % 250], now(), CASE WHEN id % 200 = 0 THEN true END FROM hosts`,
+      );
+      await t.dataSource.query(`ANALYZE host_intel`);
+    }
+    const path = template.replace('{domain}', await domainOf());
+    for (const { sql, plan } of await plansOf(path)) {
+      const reads = nodes(plan)
+        .filter((n) => n['Relation Name'] === 'host_intel')
+        .map((n) => `${n['Node Type']} ${n['Index Name'] ?? ''}`.trim());
+      const byKey = ['Index Scan host_intel_pkey', 'Index Only Scan host_intel_wildcard_idx'];
+      expect([path, sql, reads.filter((r) => !byKey.includes(r))]).toEqual([path, sql, []]);
+      // Never joined whole: no Hash or Materialize of host_intel (an anti-join that reads a window to the end).
+      const joined = nodes(plan).filter(
+        (n) =>
+          ['Hash', 'Materialize'].includes(n['Node Type']) && nodes(n).some((x) => x['Relation Name'] === 'host_intel'),
+      );
+      expect([path, sql, joined.length]).toEqual([path, sql, 0]);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { sourcesSql } from './host-sources.js';
-import { knowledgeSql } from '../intel/host-dns.sql.js';
+import { knowledgeRowSql, withKnowledge } from '../intel/host-dns.sql.js';
 import { hasKnowledgeFilter, type KnowledgeFilter, knowledgeConditions } from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -78,15 +78,13 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
     where.push(`(h.first_seen_at, h.id) < (${q.p(opts.before.ts)}::timestamptz, ${q.p(opts.before.id)}::bigint)`);
   if (opts.platform) where.push(`d.platform_slug = ${q.p(opts.platform)}`);
   where.push(...feedConditions(q, opts.knowledge));
-  return {
-    sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()},
-                 ${knowledgeSql()}
-            FROM hosts h JOIN domains d ON d.id = h.domain_id
-           WHERE ${where.join(' AND ')}
-           ORDER BY h.first_seen_at DESC, h.id DESC
-           LIMIT ${q.p(opts.limit + 1)}`,
-    params: q.values,
-  };
+  const sql = `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()},
+                      ${knowledgeRowSql()}
+                 FROM hosts h JOIN domains d ON d.id = h.domain_id
+                WHERE ${where.join(' AND ')}
+                ORDER BY h.first_seen_at DESC, h.id DESC
+                LIMIT ${q.p(opts.limit + 1)}`;
+  return { sql: withKnowledge(sql, ['id', 'host', 'domain', 'first_seen_at', 'sources']), params: q.values };
 }
 
 /**
@@ -143,13 +141,14 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   where.push(...knowledgeConditions(q, opts.knowledge));
   const statements = pageWithCount(q, {
     select: `h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active, ${sourcesSql()},
-             ${knowledgeSql()}`,
+             ${knowledgeRowSql()}`,
     from: 'hosts h',
     where,
     orderBy: 'h.first_seen_at DESC, h.id DESC',
     limit: opts.limit,
     offset: opts.offset,
   });
+  statements.page.sql = withKnowledge(statements.page.sql, ['id', 'host', 'first_seen_at', 'is_active', 'sources']);
   // All or inactive hosts are counted by the domain's live counters; only a window or a search counts hosts.
   if (opts.filter === 'new' || opts.search || hasKnowledgeFilter(opts.knowledge)) return statements;
   const counted = `total_subdomains${opts.filter === 'inactive' ? ' - active_subdomains' : ''}`;
@@ -172,14 +171,13 @@ export function domainNewStatement(
     `h.first_seen_at >= ${q.p(since)}::timestamptz`,
     ...feedConditions(q, knowledge),
   ];
-  return {
-    sql: `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}, ${knowledgeSql()}
-            FROM hosts h
-           WHERE ${where.join(' AND ')}
-           ORDER BY h.first_seen_at DESC, h.id DESC
-           LIMIT ${q.p(limit)}`,
-    params: q.values,
-  };
+  const sql = `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()},
+                      ${knowledgeRowSql()}
+                 FROM hosts h
+                WHERE ${where.join(' AND ')}
+                ORDER BY h.first_seen_at DESC, h.id DESC
+                LIMIT ${q.p(limit)}`;
+  return { sql: withKnowledge(sql, ['id', 'host', 'first_seen_at', 'sources']), params: q.values };
 }
 
 /**
@@ -195,14 +193,15 @@ export function searchStatement(text: string, limit: number, offset: number, kno
   const q = new Params();
   const where = [`s.host LIKE ${q.p(containsPattern(text.toLowerCase()))} ESCAPE '\\'`];
   where.push(...knowledgeConditions(q, knowledge, 's'));
+  const sql = `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
+                      ${sourcesSql()}, ${knowledgeRowSql()}
+                 FROM (SELECT s.id FROM hosts s WHERE ${where.join(' AND ')}
+                        ORDER BY s.first_seen_at DESC, s.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}) page
+                 JOIN hosts h ON h.id = page.id
+                 JOIN domains d ON d.id = h.domain_id
+                ORDER BY h.first_seen_at DESC, h.id DESC`;
   return {
-    sql: `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
-                 ${sourcesSql()}, ${knowledgeSql()}
-            FROM (SELECT s.id FROM hosts s WHERE ${where.join(' AND ')}
-                   ORDER BY s.first_seen_at DESC, s.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}) page
-            JOIN hosts h ON h.id = page.id
-            JOIN domains d ON d.id = h.domain_id
-           ORDER BY h.first_seen_at DESC, h.id DESC`,
+    sql: withKnowledge(sql, ['id', 'host', 'domain', 'first_seen_at', 'is_active', 'sources']),
     params: q.values,
   };
 }
@@ -247,11 +246,15 @@ export class HostsRepository {
   async findOne(host: string): Promise<HostDetailRow | undefined> {
     const [row] = await rows<HostDetailRow>(
       this.db,
-      `SELECT h.id::text AS id, h.host, d.domain, d.platform_slug AS platform, ${isoSql('h.first_seen_at')} AS first_seen_at,
-              ${isoSql('h.last_seen_at')} AS last_seen_at, h.is_active, ${sourcesSql()}, ${knowledgeSql()}
-         FROM hosts h JOIN domains d ON d.id = h.domain_id
-        WHERE h.host = $1
-        ORDER BY length(d.domain) DESC LIMIT 1`,
+      withKnowledge(
+        `SELECT h.id::text AS id, h.host, d.domain, d.platform_slug AS platform,
+                ${isoSql('h.first_seen_at')} AS first_seen_at, ${isoSql('h.last_seen_at')} AS last_seen_at, h.is_active,
+                ${sourcesSql()}, ${knowledgeRowSql()}
+           FROM hosts h JOIN domains d ON d.id = h.domain_id
+          WHERE h.host = $1
+          ORDER BY length(d.domain) DESC LIMIT 1`,
+        ['id', 'host', 'domain', 'platform', 'first_seen_at', 'last_seen_at', 'is_active', 'sources'],
+      ),
       [host],
     );
     return row;

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
 import type { DnsAnswer } from './dns-answer.js';
 import { SOURCE_BITS } from '../hosts/host-sources.js';
-import { httpSql } from './host-http.sql.js';
+import { httpJson } from './host-http.sql.js';
 import { takeoverByDns } from './takeover.js';
 
 /** A host's answer as the liveness phase hands it over. */
@@ -72,17 +72,26 @@ export async function recordAnswers(m: EntityManager, domainId: number, answers:
 }
 
 /**
- * A host row's `dns` (null when never resolved), `takeover` (null unless its alias points at a listed service that
- * the DNS answer or the probed page shows unclaimed), `wildcard` and `http` (null when never probed) as select
- * expressions: primary-key reads of the host's host_intel row (one page, read once and then from the buffer).
- * Scalar subqueries on purpose: PostgreSQL evaluates them above the page's Limit, for the rows returned only, and
- * they leave the list's own plan alone. A LEFT JOIN instead let the planner join a large domain's every host
- * before its limit (p99 114 → 1,207 ms for /domains/{domain}/subdomains at 1M hosts).
+ * The host_intel row of host `h` as one value, `k`, for a statement that withKnowledge wraps: one primary-key read
+ * per row. A scalar subquery on purpose: PostgreSQL evaluates it above the page's Limit (and Sort), for the rows
+ * returned only, and it leaves the list's own plan alone. A LEFT JOIN instead let the planner join a large
+ * domain's every host before its limit (p99 114 → 1,207 ms for /domains/{domain}/subdomains at 1M hosts).
  */
-export const knowledgeSql = (host = 'h') =>
-  `(SELECT ${answerJson('hk')} || jsonb_build_object('resolved_at', ${isoSql('hk.resolved_at')})
-      FROM host_intel hk WHERE hk.host_id = ${host}.id AND hk.dns_status IS NOT NULL) AS dns,
-   (SELECT coalesce(hk.dns_takeover, hk.http_takeover) - 'vulnerable'
-      FROM host_intel hk WHERE hk.host_id = ${host}.id) AS takeover,
-   coalesce((SELECT hk.wildcard FROM host_intel hk WHERE hk.host_id = ${host}.id), false) AS wildcard,
-   ${httpSql(host)}`;
+export const knowledgeRowSql = (host = 'h') => `(SELECT hk FROM host_intel hk WHERE hk.host_id = ${host}.id) AS k`;
+
+/**
+ * The rows of `sql` (whose select list has `columns` and knowledgeRowSql's `k`), in its order, with `k` shown as a
+ * host row's `dns` (null when never resolved), `takeover` (null unless its alias points at a listed service that
+ * the DNS answer or the probed page shows unclaimed), `wildcard` and `http` (null when never probed). Built as
+ * json, not jsonb: the page's JSON is text, and json is written as text once.
+ */
+export function withKnowledge(sql: string, columns: string[]): string {
+  const k = (field: string) => `(p.k).${field}`;
+  const dns = `CASE WHEN ${k('dns_status')} IS NOT NULL THEN json_build_object(
+      'status', ${k('dns_status')}, 'a', to_json(coalesce(${k('a')}, '{}')), 'aaaa', to_json(coalesce(${k('aaaa')}, '{}')),
+      'cname', to_json(coalesce(${k('cname')}, '{}')), 'resolved_at', ${isoSql(k('resolved_at'))}) END`;
+  return `SELECT ${columns.map((c) => `p.${c}`).join(', ')}, ${dns} AS dns,
+                 coalesce(${k('dns_takeover')}, ${k('http_takeover')}) - 'vulnerable' AS takeover,
+                 coalesce(${k('wildcard')}, false) AS wildcard, ${httpJson('p.k', 'p.host')} AS http
+            FROM (${sql}) p`;
+}

@@ -71,17 +71,20 @@ export async function recordProbes(m: EntityManager, domainId: number, probes: H
   return raised;
 }
 
-/** The URL a probe started from (`https://host/`, `http://host:8080/`): final_url when no redirect moved it. */
-const startUrl = (hh: string, host: string) =>
-  `${hh}.scheme || '://' || ${host}.host ||
-   CASE WHEN (${hh}.scheme, ${hh}.port) IN (('https', 443), ('http', 80)) THEN '' ELSE ':' || ${hh}.port END || '/'`;
-
-/** A host row's `http` (null when never probed), as a select expression: one primary-key read per row. */
-export const httpSql = (host = 'h') =>
-  `(SELECT jsonb_build_object('listening', hh.listening, 'scheme', hh.scheme, 'port', hh.port, 'status', hh.http_status,
-             'final_url', coalesce(hh.final_url, ${startUrl('hh', host)}), 'title', hh.title, 'server', hh.server, 'content_length', hh.content_length,
-             'tls', CASE WHEN hh.tls_subject IS NULL THEN NULL ELSE jsonb_build_object(
-                      'subject', hh.tls_subject, 'issuer', hh.tls_issuer,
-                      'not_after', ${isoSql('hh.tls_not_after')}) END,
-             'probed_at', ${isoSql('hh.probed_at')})
-      FROM host_intel hh WHERE hh.host_id = ${host}.id AND hh.listening IS NOT NULL) AS http`;
+/**
+ * A host row's `http` (null when never probed) as json, from a host_intel row value `row` of the host named by
+ * `host`. The final URL is the start URL (`https://host/`, `http://host:8080/`) when no redirect moved it.
+ */
+export function httpJson(row: string, host: string): string {
+  const k = (field: string) => `(${row}).${field}`;
+  const startUrl = `${k('scheme')} || '://' || ${host} ||
+    CASE WHEN (${k('scheme')}, ${k('port')}) IN (('https', 443), ('http', 80)) THEN '' ELSE ':' || ${k('port')} END || '/'`;
+  return `CASE WHEN ${k('listening')} IS NOT NULL THEN json_build_object(
+      'listening', ${k('listening')}, 'scheme', ${k('scheme')}, 'port', ${k('port')}, 'status', ${k('http_status')},
+      'final_url', coalesce(${k('final_url')}, ${startUrl}), 'title', ${k('title')}, 'server', ${k('server')},
+      'content_length', ${k('content_length')},
+      'tls', CASE WHEN ${k('tls_subject')} IS NULL THEN NULL ELSE json_build_object(
+               'subject', ${k('tls_subject')}, 'issuer', ${k('tls_issuer')},
+               'not_after', ${isoSql(k('tls_not_after'))}) END,
+      'probed_at', ${isoSql(k('probed_at'))}) END`;
+}

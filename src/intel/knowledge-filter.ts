@@ -4,11 +4,16 @@ import type { Params } from '../database/sql.js';
 export const WILDCARD_MODES = ['exclude', 'include', 'only'] as const;
 export type WildcardMode = (typeof WILDCARD_MODES)[number];
 
-/** The condition of a wildcard mode on host rows aliased `h` (none for include). */
+/**
+ * The condition of a wildcard mode on host rows aliased `h` (none for include), on host_intel_wildcard_idx, which
+ * holds the few wildcard hosts. `only` is a semi-join from them. `exclude` is checked row by row as a feed walks
+ * its index newest first (OFFSET 0 keeps PostgreSQL from making it an anti-join): as a join, knowing the wildcard
+ * hosts few, the planner read a domain's whole window and sorted it rather than stop at the page's limit.
+ */
 export function wildcardConditions(mode: WildcardMode | undefined, h = 'h'): string[] {
   if (!mode || mode === 'include') return [];
-  const flagged = `EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.wildcard)`;
-  return [mode === 'only' ? flagged : `NOT ${flagged}`];
+  const flagged = `FROM host_intel k WHERE k.host_id = ${h}.id AND k.wildcard`;
+  return [mode === 'only' ? `EXISTS (SELECT 1 ${flagged})` : `NOT EXISTS (SELECT 1 ${flagged} OFFSET 0)`];
 }
 
 /** Filters on what is known of each host: the query parameters resolves, status, takeover, cname and wildcard. */
