@@ -13,8 +13,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   http_takeover when the page shows the error text of a service the host's alias points at.
  * - wildcard: true for a host only brute force found whose addresses are its zone's wildcard answers.
  *
- * host_intel_wildcard_idx holds the few wildcard hosts only: the feeds' check that a host is none (every host a
- * feed walks) reads this small index, always in memory, instead of each host's row.
+ * (host_intel_hidden_idx, in migration ScopeRules, holds the few wildcard hosts for the feeds' check.)
  *
  * wildcard_zones: what random labels under a zone (the root, or a sub-zone the hosts reveal) resolve to, checked
  * once per scan; no answers is no wildcard.
@@ -52,7 +51,6 @@ export class HostKnowledge1765100000000 implements MigrationInterface {
         probed_at timestamptz,
         wildcard boolean
       )`);
-    await q.query(`CREATE INDEX host_intel_wildcard_idx ON host_intel (host_id) WHERE wildcard`);
     await q.query(`
       CREATE TABLE wildcard_zones (
         domain_id integer NOT NULL REFERENCES domains (id) ON DELETE CASCADE,

@@ -20,6 +20,7 @@ import { DomainsModule } from './domains/domains.module.js';
 import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HostsModule } from './hosts/hosts.module.js';
+import { ScopeModule } from './scope/scope.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
 import { ScansModule } from './scans/scans.module.js';
 import { ExportModule } from './export/export.module.js';
@@ -48,6 +49,7 @@ export class AppModule {
         PlatformsModule,
         DomainsModule,
         HostsModule,
+        ScopeModule,
         ScansModule,
         StatsModule,
         ExportModule,

@@ -173,6 +173,35 @@ describe('operator CLI', () => {
     expect((await domainRows()).map((d: { domain: string }) => d.domain)).toEqual(['acme.com']);
   });
 
+  it("domains exclude add, list and remove manage a domain's exclusion rules", async () => {
+    expect((await cli('domains', 'add', 'rules.io', '--platform', 'self')).code).toBe(0);
+    const added = await cli('domains', 'exclude', 'add', 'rules.io', '*.Dev.rules.io', 're:^qa\\d+\\.');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(
+      /^excluded \*\.dev\.rules\.io \(wildcard, rule \d+\)\nexcluded re:\^qa\\d\+\\\. \(regex, rule \d+\)\n$/,
+    );
+    expect(added.stderr).toBe('0 hosts moved out of scope.\n');
+    const list = await cli('domains', 'exclude', 'list', 'rules.io');
+    expect(list.stdout).toMatch(/^ID\s+KIND\s+PATTERN\s+ADDED\n\d+\s+wildcard\s+\*\.dev\.rules\.io\s/);
+    for (const [args, message] of [
+      [['rules.io', 're:(a)\\1'], /linear time/],
+      [['rules.io', '*.other.io'], /\*\.other\.io names no host of rules\.io/],
+      [['nope.io', 'a.nope.io'], /nope\.io is not tracked/],
+    ] as const) {
+      const refused = await cli('domains', 'exclude', 'add', ...args);
+      expect({ args, code: refused.code, lines: refused.stderr.trim().split('\n').length }).toEqual({
+        args,
+        code: 1,
+        lines: 1,
+      });
+      expect(refused.stderr).toMatch(message);
+    }
+    const removed = await cli('domains', 'exclude', 'remove', 'rules.io', '*.DEV.rules.io');
+    expect([removed.code, removed.stdout]).toEqual([0, 'removed *.dev.rules.io\n']);
+    expect((await cli('domains', 'exclude', 'remove', 'rules.io', 'a.rules.io')).code).toBe(1);
+    expect(await t.dataSource.query(`SELECT pattern FROM scope_rules`)).toEqual([{ pattern: 're:^qa\\d+\\.' }]);
+  });
+
   it('webhooks add, list and remove manage webhooks; list never prints a secret', async () => {
     await cli('domains', 'add', 'hooked.com', '--platform', 'hackerone');
     const secret = 'a-secret-of-24-characters';

@@ -177,6 +177,31 @@ const CASES: Record<string, Case[]> = {
     { status: 401, path: '/hosts/api.example.com', key: 'none' },
     { status: 404, path: '/hosts/missing.example.com' },
   ],
+  'GET /domains/{domain}/exclusions': [
+    { status: 200, path: '/domains/example.com/exclusions' },
+    { status: 400, path: '/domains/Not_A_Domain/exclusions' },
+    { status: 401, path: '/domains/example.com/exclusions', key: 'none' },
+    { status: 404, path: '/domains/unknown.example/exclusions' },
+  ],
+  'POST /domains/{domain}/exclusions': [
+    { status: 201, path: '/domains/example.com/exclusions', key: 'write', body: '{"pattern":"*.dev.example.com"}' },
+    { status: 201, path: '/domains/example.com/exclusions', key: 'write', body: '{"pattern":"re:^old\\\\."}' },
+    { status: 400, path: '/domains/example.com/exclusions', key: 'write', body: '{"pattern":"re:(a)\\\\1"}' },
+    { status: 400, path: '/domains/example.com/exclusions', key: 'write', body: '{}' },
+    { status: 400, path: '/domains/Not_A_Domain/exclusions', key: 'write', body: '{"pattern":"a.example.com"}' },
+    { status: 401, path: '/domains/example.com/exclusions', key: 'none', body: '{"pattern":"a.example.com"}' },
+    { status: 403, path: '/domains/example.com/exclusions', key: 'read', body: '{"pattern":"a.example.com"}' },
+    { status: 404, path: '/domains/unknown.example/exclusions', key: 'write', body: '{"pattern":"a.unknown.example"}' },
+    { status: 413, path: '/domains/example.com/exclusions', key: 'write', body: BIG_BODY },
+  ],
+  'DELETE /domains/{domain}/exclusions/{id}': [
+    { status: 200, path: '/domains/example.com/exclusions/{rule}', key: 'write' },
+    { status: 400, path: '/domains/example.com/exclusions/x1', key: 'write' },
+    { status: 400, path: '/domains/Not_A_Domain/exclusions/1', key: 'write' },
+    { status: 401, path: '/domains/example.com/exclusions/1', key: 'none' },
+    { status: 403, path: '/domains/example.com/exclusions/1', key: 'read' },
+    { status: 404, path: '/domains/example.com/exclusions/999999', key: 'write' },
+  ],
   'GET /ct/logs': [
     { status: 200, path: '/ct/logs' },
     { status: 401, path: '/ct/logs', key: 'none' },
@@ -212,6 +237,7 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
   let doc: Json;
   let keys: Record<'read' | 'write', string>;
   let scanId: string;
+  let ruleId: string;
   let dir: string;
   let documentPath: string;
   let heldStream: AbortController | undefined;
@@ -228,6 +254,12 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
       hosts: ['api.example.com', 'www.example.com', { host: 'old.example.com', active: false }],
     });
     scanId = (await seedScan(t, domain, { newCount: 2, foundCount: 3 })).id;
+    // A rule to remove, moving www out of scope.
+    [{ id: ruleId }] = await t.dataSource.query(
+      `INSERT INTO scope_rules (domain_id, kind, pattern, regex)
+       VALUES ($1, 'host', 'www.example.com', '^www\\.example\\.com$') RETURNING id::text AS id`,
+      [domain.id],
+    );
     // A log never read (its fields null) and one read, with an error.
     await t.dataSource.query(
       `INSERT INTO ct_logs (url, tree_size, position, entries_total, hosts_total, last_polled_at, last_error, last_error_at)
@@ -321,7 +353,7 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
 
   /** Sends one case through Prism: what is wrong with the exchange, or nothing. */
   async function check(operation: string, c: Case): Promise<string[]> {
-    const path = c.path.replace('{scan}', scanId);
+    const path = c.path.replace('{scan}', scanId).replace('{rule}', ruleId);
     const method = operation.split(' ')[0];
     const key = c.key ?? 'read';
     const headers: Record<string, string> = {

@@ -23,6 +23,13 @@ import { MigrateCommand } from './migrate.command.js';
 import { ScanCommand } from './scan.command.js';
 import { SeedDemoCommand } from './seed-demo.command.js';
 import { DomainsImportCommand } from './import.command.js';
+import {
+  DomainsExcludeCommand,
+  ExcludeAddCommand,
+  ExcludeListCommand,
+  ExcludeRemoveCommand,
+} from './exclusions.command.js';
+import { ScopeModule } from '../scope/scope.module.js';
 import { ImportModule } from '../import/import.module.js';
 import { DemoModule } from '../demo/demo.module.js';
 import { ScansModule } from '../scans/scans.module.js';
@@ -59,6 +66,7 @@ export class CliModule {
         NewHostSignalModule,
         WebhooksModule,
         CtModule,
+        ScopeModule,
       ],
       providers: [
         CliOutput,
@@ -88,6 +96,10 @@ export class CliModule {
         ScanCommand,
         SeedDemoCommand,
         DomainsImportCommand,
+        DomainsExcludeCommand,
+        ExcludeAddCommand,
+        ExcludeListCommand,
+        ExcludeRemoveCommand,
         ScanClaimsRepository,
         CtCommand,
         CtStatusCommand,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { DomainInputError, DomainsService } from '../domains/domains.service.js';
 import { CliError, CliOutput, iso } from './cli-output.js';
+import { DomainsExcludeCommand } from './exclusions.command.js';
 import { DomainsImportCommand } from './import.command.js';
 
 interface AddOptions {
@@ -127,7 +128,7 @@ export class DomainsListCommand extends CommandRunner {
 
 @Command({
   name: 'domains',
-  description: 'Add, enable, disable, remove, list and import tracked root domains',
+  description: 'Add, enable, disable, remove, list and import tracked root domains, and exclude hosts of them',
   subCommands: [
     DomainsAddCommand,
     DomainsEnableCommand,
@@ -135,10 +136,11 @@ export class DomainsListCommand extends CommandRunner {
     DomainsRemoveCommand,
     DomainsListCommand,
     DomainsImportCommand,
+    DomainsExcludeCommand,
   ],
 })
 export class DomainsCommand extends CommandRunner {
   run(): Promise<void> {
-    return Promise.reject(new CliError('usage: domains add|enable|disable|remove|list|import'));
+    return Promise.reject(new CliError('usage: domains add|enable|disable|remove|list|import|exclude'));
   }
 }

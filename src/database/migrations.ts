@@ -15,6 +15,7 @@ import { HostSources1764900000000 } from '../../migrations/1764900000000-HostSou
 import { CtWebhookDeliveries1765000000000 } from '../../migrations/1765000000000-CtWebhookDeliveries.js';
 import { HostKnowledge1765100000000 } from '../../migrations/1765100000000-HostKnowledge.js';
 import { WebhookEventTypes1765200000000 } from '../../migrations/1765200000000-WebhookEventTypes.js';
+import { ScopeRules1765300000000 } from '../../migrations/1765300000000-ScopeRules.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -33,6 +34,7 @@ export const MIGRATIONS = [
   CtWebhookDeliveries1765000000000,
   HostKnowledge1765100000000,
   WebhookEventTypes1765200000000,
+  ScopeRules1765300000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

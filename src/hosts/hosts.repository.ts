@@ -149,12 +149,18 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
     offset: opts.offset,
   });
   statements.page.sql = withKnowledge(statements.page.sql, ['id', 'host', 'first_seen_at', 'is_active', 'sources']);
-  // All or inactive hosts are counted by the domain's live counters; only a window or a search counts hosts.
+  // All or inactive hosts are counted by the domain's live counters, unless exclusion rules leave some out of
+  // scope; only a window, a search or a knowledge filter counts hosts always.
   if (opts.filter === 'new' || opts.search || hasKnowledgeFilter(opts.knowledge)) return statements;
   const counted = `total_subdomains${opts.filter === 'inactive' ? ' - active_subdomains' : ''}`;
   return {
     page: statements.page,
-    count: { sql: `SELECT (${counted})::int AS total FROM domains WHERE domain = $1`, params: [opts.domain] },
+    count: {
+      sql: `SELECT CASE WHEN EXISTS (SELECT 1 FROM scope_rules r WHERE r.domain_id = d.id)
+                        THEN (${statements.count.sql}) ELSE (${counted}) END::int AS total
+              FROM domains d WHERE d.domain = $${statements.count.params.length + 1}`,
+      params: [...statements.count.params, opts.domain],
+    },
   };
 }
 

@@ -22,14 +22,8 @@ import { decodePlatformCursor, encodePlatformCursor } from './platform-cursor.js
 
 /** The knowledge filters a query gives. */
 function filterOf(query: KnowledgeFilter): KnowledgeFilter {
-  const { resolves, status, takeover, cname, wildcard } = query;
-  return { resolves, status, takeover, cname, wildcard };
-}
-
-/** The knowledge filters a list or search query gives, or undefined when it gives none (the contract's own paths). */
-function knowledgeOf(query: KnowledgeFilter): KnowledgeFilter | undefined {
-  const filter = filterOf(query);
-  return hasKnowledgeFilter(filter) ? filter : undefined;
+  const { resolves, status, takeover, cname, wildcard, scope } = query;
+  return { resolves, status, takeover, cname, wildcard, scope };
 }
 
 @Injectable()
@@ -50,8 +44,8 @@ export class HostsService {
 
   async listForDomain(name: string, query: DomainHostsQuery) {
     const { filter, search, limit, offset } = query;
-    const knowledge = knowledgeOf(query);
-    const domainId = search || knowledge ? (await this.domains.requireTracked(name)).id : undefined;
+    const knowledge = filterOf(query);
+    const domainId = search || hasKnowledgeFilter(knowledge) ? (await this.domains.requireTracked(name)).id : undefined;
     const page = await this.hosts.listForDomain({ domain: name, domainId, filter, search, knowledge, limit, offset });
     if (page.total === 0 && domainId === undefined) await this.domains.requireTracked(name);
     return RenderedJson.envelope(page.json, { limit: query.limit, offset: query.offset, total: page.total });
@@ -99,7 +93,7 @@ export class HostsService {
 
   async search(query: SearchHostsQuery) {
     if (query.q.length < 2) throw ApiError.invalidQuery('q must be at least 2 characters');
-    const page = await this.hosts.search(query.q, query.limit, query.offset, knowledgeOf(query));
+    const page = await this.hosts.search(query.q, query.limit, query.offset, filterOf(query));
     return RenderedJson.envelope(page.json, { q: query.q, limit: query.limit, offset: query.offset });
   }
 

@@ -82,7 +82,8 @@ export const knowledgeRowSql = (host = 'h') => `(SELECT hk FROM host_intel hk WH
 /**
  * The rows of `sql` (whose select list has `columns` and knowledgeRowSql's `k`), in its order, with `k` shown as a
  * host row's `dns` (null when never resolved), `takeover` (null unless its alias points at a listed service that
- * the DNS answer or the probed page shows unclaimed), `wildcard` and `http` (null when never probed). Built as
+ * the DNS answer or the probed page shows unclaimed), `wildcard`, `in_scope` (no exclusion rule names it) and
+ * `http` (null when never probed). Built as
  * json, not jsonb: the page's JSON is text, and json is written as text once.
  */
 export function withKnowledge(sql: string, columns: string[]): string {
@@ -92,6 +93,7 @@ export function withKnowledge(sql: string, columns: string[]): string {
       'cname', to_json(coalesce(${k('cname')}, '{}')), 'resolved_at', ${isoSql(k('resolved_at'))}) END`;
   return `SELECT ${columns.map((c) => `p.${c}`).join(', ')}, ${dns} AS dns,
                  coalesce(${k('dns_takeover')}, ${k('http_takeover')}) - 'vulnerable' AS takeover,
-                 coalesce(${k('wildcard')}, false) AS wildcard, ${httpJson('p.k', 'p.host')} AS http
+                 coalesce(${k('wildcard')}, false) AS wildcard, NOT coalesce(${k('out_of_scope')}, false) AS in_scope,
+                 ${httpJson('p.k', 'p.host')} AS http
             FROM (${sql}) p`;
 }

@@ -5,16 +5,28 @@ export const WILDCARD_MODES = ['exclude', 'include', 'only'] as const;
 export type WildcardMode = (typeof WILDCARD_MODES)[number];
 
 /**
- * The condition of a wildcard mode on host rows aliased `h` (none for include), on host_intel_wildcard_idx, which
- * holds the few wildcard hosts. `only` is a semi-join from them. `exclude` is checked row by row as a feed walks
- * its index newest first (OFFSET 0 keeps PostgreSQL from making it an anti-join): as a join, knowing the wildcard
- * hosts few, the planner read a domain's whole window and sorted it rather than stop at the page's limit.
+ * The conditions of a wildcard mode and a scope mode on host rows aliased `h`, on host_intel_hidden_idx, which
+ * holds the few hosts that are wildcard echoes or out of scope. `only` and `out` are semi-joins from it. What the
+ * endpoints hide by default (wildcard exclude, scope in) is one check, row by row as a feed walks its index newest
+ * first (OFFSET 0 keeps PostgreSQL from making it an anti-join): as a join, knowing those hosts few, the planner
+ * read a domain's whole window and sorted it rather than stop at the page's limit.
  */
-export function wildcardConditions(mode: WildcardMode | undefined, h = 'h'): string[] {
-  if (!mode || mode === 'include') return [];
-  const flagged = `FROM host_intel k WHERE k.host_id = ${h}.id AND k.wildcard`;
-  return [mode === 'only' ? `EXISTS (SELECT 1 ${flagged})` : `NOT EXISTS (SELECT 1 ${flagged} OFFSET 0)`];
+export function hiddenConditions(wildcard: WildcardMode | undefined, scope: ScopeMode | undefined, h = 'h'): string[] {
+  const flagged = (flags: string) => `FROM host_intel k WHERE k.host_id = ${h}.id AND (${flags})`;
+  const where: string[] = [];
+  if (wildcard === 'only') where.push(`EXISTS (SELECT 1 ${flagged('k.wildcard')})`);
+  if (scope === 'out') where.push(`EXISTS (SELECT 1 ${flagged('k.out_of_scope')})`);
+  const hidden = [...(wildcard === 'exclude' ? ['k.wildcard'] : []), ...(scope === 'in' ? ['k.out_of_scope'] : [])];
+  if (hidden.length > 0) where.push(`NOT EXISTS (SELECT 1 ${flagged(hidden.join(' OR '))} OFFSET 0)`);
+  return where;
 }
+
+/** The condition of a wildcard mode alone (see hiddenConditions). */
+export const wildcardConditions = (mode: WildcardMode | undefined, h = 'h') => hiddenConditions(mode, undefined, h);
+
+/** Hosts in scope (no exclusion rule of their root domain names them), out of it, or both. */
+export const SCOPE_MODES = ['in', 'out', 'all'] as const;
+export type ScopeMode = (typeof SCOPE_MODES)[number];
 
 /** Filters on what is known of each host: the query parameters resolves, status, takeover, cname and wildcard. */
 export interface KnowledgeFilter {
@@ -28,6 +40,8 @@ export interface KnowledgeFilter {
   cname?: string;
   /** Lists and search include wildcard hosts unless told otherwise. */
   wildcard?: WildcardMode;
+  /** In-scope hosts unless told otherwise (see ScopeMode). */
+  scope?: ScopeMode;
 }
 
 export const hasKnowledgeFilter = (f: KnowledgeFilter | undefined): f is KnowledgeFilter =>
@@ -36,7 +50,8 @@ export const hasKnowledgeFilter = (f: KnowledgeFilter | undefined): f is Knowled
     f.status !== undefined ||
     f.takeover !== undefined ||
     f.cname !== undefined ||
-    (f.wildcard !== undefined && f.wildcard !== 'include'));
+    (f.wildcard !== undefined && f.wildcard !== 'include') ||
+    f.scope === 'out');
 
 /**
  * The conditions of a knowledge filter on host rows aliased `h`, each a primary-key probe of host_intel per host
@@ -44,7 +59,7 @@ export const hasKnowledgeFilter = (f: KnowledgeFilter | undefined): f is Knowled
  */
 export function knowledgeConditions(q: Params, f: KnowledgeFilter | undefined, h = 'h'): string[] {
   if (!f) return [];
-  const where: string[] = wildcardConditions(f.wildcard, h);
+  const where: string[] = hiddenConditions(f.wildcard, f.scope, h);
   if (f.resolves !== undefined) {
     where.push(
       `${f.resolves ? '' : 'NOT '}EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.dns_status = 'resolved')`,

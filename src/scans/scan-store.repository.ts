@@ -43,7 +43,7 @@ export async function writing(m: EntityManager): Promise<void> {
 /**
  * Marks hosts seen now: existing ones get last_seen_at, become active again and gain the bits of the sources
  * that found them now, the others are added with first_seen_at = now (hosts_domain_host_key) and counted in the
- * rollups. `source` is a query yielding `host` and `sources` (SOURCE_BITS), given $2 ($1 is the domain). Scans and the CT follower both record hosts through it, inside
+ * rollups; a new one that an exclusion rule of the domain names is out of scope. `source` is a query yielding `host` and `sources` (SOURCE_BITS), given $2 ($1 is the domain). Scans and the CT follower both record hosts through it, inside
  * their own transaction (after writing()).
  */
 export async function upsertSeenHosts(
@@ -68,7 +68,12 @@ export async function upsertSeenHosts(
        SELECT $1, i.host, now(), now(), i.sources FROM input i
         WHERE NOT EXISTS (SELECT 1 FROM hosts h WHERE h.domain_id = $1 AND h.host = i.host)
        ON CONFLICT (domain_id, host) DO NOTHING
-       RETURNING 1
+       RETURNING id, host
+     ), excluded AS (
+       -- A new host an exclusion rule of the domain names is recorded out of scope (see migration ScopeRules).
+       INSERT INTO host_intel (host_id, out_of_scope)
+       SELECT a.id, true FROM added a
+        WHERE EXISTS (SELECT 1 FROM scope_rules r WHERE r.domain_id = $1 AND a.host ~ r.regex)
      ), counted AS (
        INSERT INTO new_host_counts (hour, platform_slug, n)
        SELECT date_trunc('hour', now(), 'UTC'), (SELECT platform_slug FROM domains WHERE id = $1), count(*)

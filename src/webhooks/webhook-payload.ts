@@ -109,6 +109,8 @@ export function eventLine(e: HostEventDto): string {
       const z = e.after as WildcardZoneDto | null;
       return `${e.type} ${z ? `${z.zone} → ${z.answers.slice(0, 4).join(' ')}` : e.host}`;
     }
+    case 'scope_changed':
+      return `${e.type} ${e.host}: ${(e.after as { in_scope?: boolean } | null)?.in_scope ? 'in scope' : 'out of scope'}`;
     case 'host_new':
     case 'host_gone':
     case 'host_back':

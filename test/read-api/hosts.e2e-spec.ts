@@ -54,6 +54,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
         takeover: null,
         http: null, // never probed
         wildcard: false,
+        in_scope: true,
       });
       expect(res.body.data.find((h: { host: string }) => h.host === 'old.acme.com').sources).toEqual([]);
     });
@@ -101,6 +102,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
         'host',
         'http',
         'id',
+        'in_scope',
         'sources',
         'takeover',
         'wildcard',
@@ -166,6 +168,7 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
           takeover: null,
           http: null,
           wildcard: false,
+          in_scope: true,
         },
       ]);
       expect(res.body.meta).toEqual({ q: 'API', limit: 100, offset: 0 });

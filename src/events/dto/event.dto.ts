@@ -1,9 +1,16 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { DNS_DESCRIPTION, DnsAnswerDto, HttpChangeDto, TakeoverDto, WildcardZoneDto } from '../../intel/dto/dns.dto.js';
+import {
+  DNS_DESCRIPTION,
+  DnsAnswerDto,
+  HttpChangeDto,
+  ScopeChangeDto,
+  TakeoverDto,
+  WildcardZoneDto,
+} from '../../intel/dto/dns.dto.js';
 import type { EventRow } from '../events.repository.js';
 import { EVENT_TYPES, type EventType, formatEventId } from './events.query.js';
 
-@ApiExtraModels(DnsAnswerDto, HttpChangeDto, TakeoverDto, WildcardZoneDto)
+@ApiExtraModels(DnsAnswerDto, HttpChangeDto, TakeoverDto, WildcardZoneDto, ScopeChangeDto)
 export class HostEventDto {
   @ApiProperty({
     description: 'Event id: pass it as `after` to read on from here',
@@ -20,13 +27,17 @@ export class HostEventDto {
   at: string;
 
   @ApiPropertyOptional({
-    oneOf: [{ $ref: getSchemaPath(DnsAnswerDto) }, { $ref: getSchemaPath(HttpChangeDto) }],
+    oneOf: [
+      { $ref: getSchemaPath(DnsAnswerDto) },
+      { $ref: getSchemaPath(HttpChangeDto) },
+      { $ref: getSchemaPath(ScopeChangeDto) },
+    ],
     nullable: true,
     description:
       `What was kept before the change: dns_changed, ${DNS_DESCRIPTION}; http_changed, whether anything ` +
-      'answered, its scheme, port, status and title; null for the other types',
+      'answered, its scheme, port, status and title; scope_changed, whether it was in scope; null for the other types',
   })
-  before: DnsAnswerDto | HttpChangeDto | null;
+  before: DnsAnswerDto | HttpChangeDto | ScopeChangeDto | null;
 
   @ApiPropertyOptional({
     oneOf: [
@@ -34,14 +45,16 @@ export class HostEventDto {
       { $ref: getSchemaPath(HttpChangeDto) },
       { $ref: getSchemaPath(TakeoverDto) },
       { $ref: getSchemaPath(WildcardZoneDto) },
+      { $ref: getSchemaPath(ScopeChangeDto) },
     ],
     nullable: true,
     description:
       'What is kept after the change: dns_changed, the new DNS answer; http_changed, the new probe; ' +
       "takeover_candidate, the service, the list's verdict and the evidence; wildcard_detected, the zone " +
-      '(*.zone) and what its random labels resolve to; null for the other types',
+      '(*.zone) and what its random labels resolve to; scope_changed, whether it is in scope now; null for the ' +
+      'other types',
   })
-  after: DnsAnswerDto | HttpChangeDto | TakeoverDto | WildcardZoneDto | null;
+  after: DnsAnswerDto | HttpChangeDto | TakeoverDto | WildcardZoneDto | ScopeChangeDto | null;
 }
 
 export class EventsMetaDto {

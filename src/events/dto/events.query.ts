@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'http_changed',
   'takeover_candidate',
   'wildcard_detected',
+  'scope_changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

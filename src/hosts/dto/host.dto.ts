@@ -43,6 +43,11 @@ const WILDCARD = {
     "true when only brute force found the host and it resolves to nothing but its zone's wildcard answers: an " +
     'echo, not a host of its own. Feeds, the stream and webhooks leave such hosts out unless wildcard=include.',
 } as const;
+const IN_SCOPE = {
+  description:
+    "false when one of its root domain's exclusion rules names the host: it is recorded, but the lists, search " +
+    'and feeds show it only with scope=out or scope=all.',
+} as const;
 const TAKEOVER = {
   type: TakeoverDto,
   nullable: true,
@@ -62,6 +67,7 @@ export class DomainHostDto {
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
   @ApiProperty(HTTP) http: HttpProbeDto | null;
   @ApiProperty(WILDCARD) wildcard: boolean;
+  @ApiProperty(IN_SCOPE) in_scope: boolean;
 }
 
 /** A host in a per-domain new-host window. */
@@ -74,6 +80,7 @@ export class DomainNewHostDto {
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
   @ApiProperty(HTTP) http: HttpProbeDto | null;
   @ApiProperty(WILDCARD) wildcard: boolean;
+  @ApiProperty(IN_SCOPE) in_scope: boolean;
 }
 
 /** A host in the cross-program feeds (new hosts, platform new hosts). */
@@ -87,6 +94,7 @@ export class FeedHostDto {
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
   @ApiProperty(HTTP) http: HttpProbeDto | null;
   @ApiProperty(WILDCARD) wildcard: boolean;
+  @ApiProperty(IN_SCOPE) in_scope: boolean;
 }
 
 /** A search hit. */
@@ -101,6 +109,7 @@ export class SearchHostDto {
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
   @ApiProperty(HTTP) http: HttpProbeDto | null;
   @ApiProperty(WILDCARD) wildcard: boolean;
+  @ApiProperty(IN_SCOPE) in_scope: boolean;
 }
 
 /** A host in the platform bulk feed. */
@@ -165,6 +174,7 @@ export class HostDetailDto {
   @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
   @ApiProperty(HTTP) http: HttpProbeDto | null;
   @ApiProperty(WILDCARD) wildcard: boolean;
+  @ApiProperty(IN_SCOPE) in_scope: boolean;
 
   @ApiProperty({
     type: HostEventDto,

@@ -82,3 +82,8 @@ export class WildcardZoneDto {
   @ApiProperty({ type: 'string', isArray: true, example: ['192.0.2.80'], description: 'What random labels resolve to' })
   answers: string[];
 }
+
+/** Whether a host is in scope, on either side of a scope_changed event. */
+export class ScopeChangeDto {
+  @ApiProperty({ description: 'false when an exclusion rule of its root domain names the host' }) in_scope: boolean;
+}

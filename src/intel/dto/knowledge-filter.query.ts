@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { BoolParam, EnumParam } from '../../common/validation/query-params.js';
-import { WILDCARD_MODES, type WildcardMode } from '../knowledge-filter.js';
+import { SCOPE_MODES, type ScopeMode, WILDCARD_MODES, type WildcardMode } from '../knowledge-filter.js';
 
 /**
  * `wildcard`: hosts that only brute force found and that resolve to nothing but their zone's wildcard answers.
@@ -51,6 +51,13 @@ class KnowledgeFilterFields {
     message: 'cname must be a name suffix such as azurewebsites.net',
   })
   cname?: string;
+
+  @EnumParam(
+    SCOPE_MODES,
+    'in',
+    'in: hosts no exclusion rule of their root domain names; out: only those the rules exclude; all: both (default in)',
+  )
+  scope: ScopeMode = 'in';
 }
 
 /** The knowledge filters of host lists and search, which show wildcard hosts unless told otherwise. */

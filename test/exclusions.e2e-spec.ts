@@ -1,0 +1,187 @@
+import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
+import { seedDomain } from './fixtures/data.js';
+import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
+import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
+
+type Host = { host: string; in_scope: boolean };
+
+/**
+ * Exclusion rules of a root domain through the API, on hosts a real scan (a loopback crt.sh) recorded: each
+ * pattern form, the re-evaluation of stored hosts when a rule comes or goes, new hosts recorded out of scope, and
+ * the scope filter of lists, search and feeds.
+ */
+describe('exclusion rules', () => {
+  let crt: LoopbackCrtsh;
+  let t: TestApp;
+  let read: Record<string, string>;
+  let write: Record<string, string>;
+  const NAMES = [
+    'www.scope.test',
+    'api.scope.test',
+    'a.dev.scope.test',
+    'b.c.dev.scope.test',
+    'dev.scope.test',
+    'dev-1.scope.test',
+    'staging1.scope.test',
+    'staging22.scope.test',
+    'stagingx.scope.test',
+  ];
+
+  beforeAll(async () => {
+    crt = await new LoopbackCrtsh().start();
+    t = await startTestApp(crtshWorker(crt));
+    read = bearer(await t.token(['read']));
+    write = bearer(await t.token(['read', 'write']));
+    await seedDomain(t, { domain: 'scope.test', platform: 'hackerone' });
+    await scanThroughApi(t, crt, write, 'scope.test', NAMES);
+  });
+  afterAll(async () => {
+    await t.close();
+    await crt.close();
+  });
+
+  const hosts = async (path: string) => {
+    const res = await t.get(path, read);
+    expect(res.status).toBe(200);
+    return res.body as { data: Host[]; meta: { total?: number } };
+  };
+  const names = (body: { data: Host[] }) => body.data.map((h) => h.host).sort();
+  const add = (pattern: string) => t.post('/domains/scope.test/exclusions', { pattern }, write);
+  const remove = (id: string) => t.request('DELETE', `/domains/scope.test/exclusions/${id}`, { headers: write });
+  const outOfScope = async () => names(await hosts('/domains/scope.test/subdomains?scope=out'));
+
+  it('moves the hosts each form names out of scope at once, and back when the rule goes', async () => {
+    const wildcard = await add('*.DEV.scope.test');
+    expect(wildcard.status).toBe(201);
+    expect(wildcard.body).toEqual({
+      data: {
+        id: expect.stringMatching(/^\d+$/),
+        kind: 'wildcard',
+        pattern: '*.dev.scope.test',
+        created_at: expect.any(String),
+      },
+      meta: { hosts_moved: 2 },
+    });
+    expect(await outOfScope()).toEqual(['a.dev.scope.test', 'b.c.dev.scope.test']);
+
+    const inLabel = await add('dev-*.scope.test');
+    const exact = await add('www.scope.test');
+    const regex = await add('re:^staging\\d+\\.');
+    expect([inLabel, exact, regex].map((r) => [r.status, r.body.data.kind, r.body.meta.hosts_moved])).toEqual([
+      [201, 'wildcard', 1],
+      [201, 'host', 1],
+      [201, 'regex', 2],
+    ]);
+    expect((await add('www.scope.test')).body.meta).toEqual({ hosts_moved: 0 }); // the same rule again
+    expect(await outOfScope()).toEqual([
+      'a.dev.scope.test',
+      'b.c.dev.scope.test',
+      'dev-1.scope.test',
+      'staging1.scope.test',
+      'staging22.scope.test',
+      'www.scope.test',
+    ]);
+
+    const rules = (await t.get('/domains/scope.test/exclusions', read)).body.data as { id: string; pattern: string }[];
+    expect(rules.map((r) => r.pattern)).toEqual([
+      '*.dev.scope.test',
+      'dev-*.scope.test',
+      'www.scope.test',
+      're:^staging\\d+\\.',
+    ]);
+
+    const gone = await remove(regex.body.data.id);
+    expect([gone.status, gone.body.data.pattern, gone.body.meta]).toEqual([
+      200,
+      're:^staging\\d+\\.',
+      { hosts_moved: 2 },
+    ]);
+    expect(await outOfScope()).not.toContain('staging1.scope.test');
+
+    // Each move is a scope_changed event, with both sides.
+    const events = (await t.get('/events?domain=scope.test&type=scope_changed&limit=100', read)).body.data as {
+      host: string;
+      before: { in_scope: boolean };
+      after: { in_scope: boolean };
+    }[];
+    expect(events.filter((e) => e.host === 'staging1.scope.test').map((e) => [e.before, e.after])).toEqual([
+      [{ in_scope: true }, { in_scope: false }],
+      [{ in_scope: false }, { in_scope: true }],
+    ]);
+    expect(events).toHaveLength(8);
+  });
+
+  it('shows in-scope hosts by default on lists, search and feeds, and the others with scope=out or all', async () => {
+    const all = await hosts('/domains/scope.test/subdomains?scope=all');
+    expect(all.meta.total).toBe(NAMES.length);
+    const inScope = await hosts('/domains/scope.test/subdomains');
+    expect(names(inScope)).toEqual([
+      'api.scope.test',
+      'dev.scope.test',
+      'staging1.scope.test',
+      'staging22.scope.test',
+      'stagingx.scope.test',
+    ]);
+    expect(inScope.meta.total).toBe(5);
+    expect(inScope.data.every((h) => h.in_scope)).toBe(true);
+    expect((await hosts('/domains/scope.test/subdomains?scope=out')).data.every((h) => !h.in_scope)).toBe(true);
+    expect(names(await hosts('/subdomains/search?q=dev'))).toEqual(['dev.scope.test']);
+    expect(names(await hosts('/subdomains/search?q=dev&scope=all'))).toEqual([
+      'a.dev.scope.test',
+      'b.c.dev.scope.test',
+      'dev-1.scope.test',
+      'dev.scope.test',
+    ]);
+    expect(names(await hosts('/subdomains/new')).filter((h) => h.endsWith('.scope.test'))).toEqual(names(inScope));
+    expect(names(await hosts('/domains/scope.test/subdomains/new'))).toEqual(names(inScope));
+    expect(names(await hosts('/platforms/hackerone/subdomains/new?scope=out'))).toEqual(await outOfScope());
+    expectError(await t.get('/subdomains/new?scope=maybe', read), 400, 'invalid_query');
+  });
+
+  it('records a new host a rule names out of scope', async () => {
+    await scanThroughApi(t, crt, write, 'scope.test', [...NAMES, 'new.dev.scope.test', 'fresh.scope.test']);
+    const recorded = (await hosts('/domains/scope.test/subdomains?scope=all&limit=100')).data;
+    expect(
+      recorded
+        .filter((h) => ['new.dev.scope.test', 'fresh.scope.test'].includes(h.host))
+        .map((h) => [h.host, h.in_scope])
+        .sort(),
+    ).toEqual([
+      ['fresh.scope.test', true],
+      ['new.dev.scope.test', false],
+    ]);
+    const one = (await t.get('/hosts/new.dev.scope.test', read)).body.data;
+    expect(one).toMatchObject({ host: 'new.dev.scope.test', in_scope: false });
+  });
+
+  it('refuses bad patterns with the contract’s errors, and changes need the write scope', async () => {
+    for (const pattern of ['re:(a)\\1', 're:x(?=y)', '', 'not a host', '*.elsewhere.test', `re:${'a'.repeat(300)}`]) {
+      const res = await add(pattern);
+      expect([pattern, res.status, res.body.error?.code]).toEqual([pattern, 400, 'invalid_body']);
+    }
+    expectError(await t.post('/domains/scope.test/exclusions', {}, write), 400, 'invalid_body');
+    expectError(await t.post('/domains/scope.test/exclusions', { pattern: 7 }, write), 400, 'invalid_body');
+    expectError(
+      await t.post('/domains/scope.test/exclusions', { pattern: 'a.scope.test' }, read),
+      403,
+      'insufficient_scope',
+    );
+    expectError(
+      await t.post('/domains/unknown.test/exclusions', { pattern: 'a.unknown.test' }, write),
+      404,
+      'not_found',
+    );
+    expectError(await t.get('/domains/unknown.test/exclusions', read), 404, 'not_found');
+    expectError(await remove('12x'), 400, 'invalid_id');
+    expectError(await remove('999999'), 404, 'not_found');
+  });
+
+  it('matches a pattern that would make a backtracking engine run for ever in linear time', async () => {
+    await seedDomain(t, { domain: 'slow.test', platform: 'self' });
+    await scanThroughApi(t, crt, write, 'slow.test', [`${'a'.repeat(60)}.slow.test`, 'b.slow.test']);
+    const res = await t.post('/domains/slow.test/exclusions', { pattern: 're:^(a|aa)+$' }, write);
+    expect([res.status, res.body.meta]).toEqual([201, { hosts_moved: 0 }]);
+    const nested = await t.post('/domains/slow.test/exclusions', { pattern: 're:^(a+)+\\.' }, write);
+    expect([nested.status, nested.body.meta]).toEqual([201, { hosts_moved: 1 }]);
+  });
+});
