@@ -7,7 +7,7 @@ export type WildcardMode = (typeof WILDCARD_MODES)[number];
 /**
  * The conditions of a wildcard mode and a scope mode on host rows aliased `h`, on host_intel_hidden_idx, which
  * holds the few hosts that are wildcard echoes or out of scope. `only` and `out` are semi-joins from it. What the
- * endpoints hide by default (wildcard exclude, scope in) is one check, row by row as a feed walks its index newest
+ * feeds hide by default (wildcard exclude, scope in) is one check, row by row as a feed walks its index newest
  * first (OFFSET 0 keeps PostgreSQL from making it an anti-join): as a join, knowing those hosts few, the planner
  * read a domain's whole window and sorted it rather than stop at the page's limit.
  */
@@ -16,8 +16,15 @@ export function hiddenConditions(wildcard: WildcardMode | undefined, scope: Scop
   const where: string[] = [];
   if (wildcard === 'only') where.push(`EXISTS (SELECT 1 ${flagged('k.wildcard')})`);
   if (scope === 'out') where.push(`EXISTS (SELECT 1 ${flagged('k.out_of_scope')})`);
-  const hidden = [...(wildcard === 'exclude' ? ['k.wildcard'] : []), ...(scope === 'in' ? ['k.out_of_scope'] : [])];
-  if (hidden.length > 0) where.push(`NOT EXISTS (SELECT 1 ${flagged(hidden.join(' OR '))} OFFSET 0)`);
+  if (wildcard === 'exclude') {
+    const hidden = scope === 'in' ? 'k.wildcard OR k.out_of_scope' : 'k.wildcard';
+    where.push(`NOT EXISTS (SELECT 1 ${flagged(hidden)} OFFSET 0)`);
+  } else if (scope === 'in') {
+    // Lists and search show wildcard hosts and may walk far (deep offsets, common terms): the out-of-scope hosts
+    // are read once a statement, from the same small index, into a hash each row is looked up in (a probe per
+    // row tripled a common search at offset 2,000 on 1M hosts, 6 → 19 ms).
+    where.push(`NOT (${h}.id = ANY (SELECT k.host_id FROM host_intel k WHERE k.out_of_scope))`);
+  }
   return where;
 }
 
