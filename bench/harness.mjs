@@ -121,7 +121,9 @@ export async function createBenchDatabase(label, { hosts } = {}) {
  * What the service would know of every host of the database, a realistic mix: 70 % resolve (one or two A, a tenth
  * with an AAAA too), 20 % do not, 10 % are aliases (a chain of one or two names); 60 % of the resolving ones answer
  * HTTPS with a status, a title, a Server header and a certificate (a sixth of them after a redirect), the others
- * nothing. Empty sets and an unmoved final URL are NULL, as the service keeps them.
+ * nothing. Empty sets and an unmoved final URL are NULL, as the service keeps them. Rows are written in the order
+ * the hosts were first seen, as the service writes them (a host is resolved as it is found): the seed's hosts lie
+ * in random order of first_seen_at, which no service's table would.
  */
 export async function fillHostIntel(ds) {
   await ds.query(`
@@ -148,7 +150,8 @@ export async function fillHostIntel(ds) {
            CASE WHEN listens THEN now() + interval '60 days' END,
            CASE WHEN resolves THEN now() END
       FROM (SELECT id, id % 10 < 7 OR id % 10 = 9 AS resolves,
-                   (id % 10 < 7 OR id % 10 = 9) AND id % 10 < 6 AS listens FROM hosts) x`);
+                   (id % 10 < 7 OR id % 10 = 9) AND id % 10 < 6 AS listens, first_seen_at FROM hosts) x
+     ORDER BY first_seen_at, id`);
   await ds.query('ANALYZE host_intel');
 }
 
