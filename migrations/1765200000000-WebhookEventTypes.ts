@@ -13,6 +13,32 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * later events start a new one. The worker sends a gathering delivery CT_WEBHOOK_GATHER_SECONDS after it was
  * created, so a burst of changes makes one message.
  */
+/**
+ * The trigger function that queues a statement's changes for the webhooks of their types and scope, telling only
+ * the changes for which `shown` (an expression on the change `e`) holds. Migration ScopeRules replaces it.
+ */
+export const queueEventDeliveries = (shown: string) => `
+  CREATE OR REPLACE FUNCTION queue_event_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    WITH matched AS (
+      SELECT w.id AS webhook_id, e.domain_id, e.id AS event_id
+        FROM written e JOIN domains d ON d.id = e.domain_id
+        JOIN webhooks w ON e.type = ANY (w.types)
+                       AND (w.domain_id IS NULL OR w.domain_id = d.id)
+                       AND (w.platform_slug IS NULL OR w.platform_slug = d.platform_slug)
+       WHERE ${shown}
+    ), queued AS (
+      INSERT INTO webhook_deliveries (webhook_id, domain_id, kind, gathering, new_count)
+      SELECT webhook_id, domain_id, 'host_events', true, count(*) FROM matched GROUP BY webhook_id, domain_id
+      ON CONFLICT (webhook_id, domain_id) WHERE gathering
+        DO UPDATE SET new_count = webhook_deliveries.new_count + excluded.new_count
+      RETURNING id, webhook_id, domain_id
+    )
+    INSERT INTO webhook_delivery_events (delivery_id, event_id)
+    SELECT q.id, m.event_id FROM queued q JOIN matched m USING (webhook_id, domain_id);
+    RETURN NULL;
+  END $$`;
+
 export class WebhookEventTypes1765200000000 implements MigrationInterface {
   name = 'WebhookEventTypes1765200000000';
 
@@ -44,26 +70,7 @@ export class WebhookEventTypes1765200000000 implements MigrationInterface {
         event_id bigint NOT NULL,
         PRIMARY KEY (delivery_id, event_id)
       )`);
-    await q.query(`
-      CREATE FUNCTION queue_event_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        WITH matched AS (
-          SELECT w.id AS webhook_id, e.domain_id, e.id AS event_id
-            FROM written e JOIN domains d ON d.id = e.domain_id
-            JOIN webhooks w ON e.type = ANY (w.types)
-                           AND (w.domain_id IS NULL OR w.domain_id = d.id)
-                           AND (w.platform_slug IS NULL OR w.platform_slug = d.platform_slug)
-        ), queued AS (
-          INSERT INTO webhook_deliveries (webhook_id, domain_id, kind, gathering, new_count)
-          SELECT webhook_id, domain_id, 'host_events', true, count(*) FROM matched GROUP BY webhook_id, domain_id
-          ON CONFLICT (webhook_id, domain_id) WHERE gathering
-            DO UPDATE SET new_count = webhook_deliveries.new_count + excluded.new_count
-          RETURNING id, webhook_id, domain_id
-        )
-        INSERT INTO webhook_delivery_events (delivery_id, event_id)
-        SELECT q.id, m.event_id FROM queued q JOIN matched m USING (webhook_id, domain_id);
-        RETURN NULL;
-      END $$`);
+    await q.query(queueEventDeliveries('true'));
     await q.query(`
       CREATE TRIGGER host_events_webhooks AFTER INSERT ON host_events
         REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION queue_event_deliveries()`);

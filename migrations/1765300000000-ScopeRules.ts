@@ -1,6 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { queueEventDeliveries } from './1765200000000-WebhookEventTypes.js';
 
 const TYPES = `'host_gone', 'host_back', 'dns_changed', 'http_changed', 'takeover_candidate', 'wildcard_detected'`;
+
 const WEBHOOK_TYPES = 'host_new,host_gone,host_back,dns_changed,http_changed,takeover_candidate,wildcard_detected';
 
 /**
@@ -13,6 +15,7 @@ const WEBHOOK_TYPES = 'host_new,host_gone,host_back,dns_changed,http_changed,tak
  * echoes and hosts out of scope: each host a feed walks is checked against this small index, always in memory,
  * instead of its own row. A rule added or
  * removed re-evaluates the domain's hosts in one statement and records scope_changed for each host it moves.
+ * Webhooks hear of an out-of-scope host's move (scope_changed), never of its other changes.
  */
 export class ScopeRules1765300000000 implements MigrationInterface {
   name = 'ScopeRules1765300000000';
@@ -37,9 +40,15 @@ export class ScopeRules1765300000000 implements MigrationInterface {
       ALTER TABLE webhooks DROP CONSTRAINT webhooks_types_check,
         ADD CONSTRAINT webhooks_types_check CHECK (
           cardinality(types) > 0 AND types <@ '{${WEBHOOK_TYPES},scope_changed}')`);
+    await q.query(
+      queueEventDeliveries(
+        `e.type = 'scope_changed' OR NOT EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = e.host_id AND k.out_of_scope)`,
+      ),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(queueEventDeliveries('true'));
     await q.query(`DELETE FROM host_events WHERE type = 'scope_changed'`);
     await q.query(`UPDATE webhooks SET types = array_remove(types, 'scope_changed')`);
     await q.query(`DELETE FROM webhooks WHERE cardinality(types) = 0`);

@@ -1,4 +1,8 @@
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
+import { SseClient } from './fixtures/sse.js';
+import { waitFor } from './fixtures/wait.js';
+import { Receiver } from './fixtures/webhook-receiver.js';
+import { WebhooksService } from '../src/webhooks/webhooks.service.js';
 import { seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
@@ -12,6 +16,7 @@ type Host = { host: string; in_scope: boolean };
  */
 describe('exclusion rules', () => {
   let crt: LoopbackCrtsh;
+  let receiver: Receiver;
   let t: TestApp;
   let read: Record<string, string>;
   let write: Record<string, string>;
@@ -29,7 +34,8 @@ describe('exclusion rules', () => {
 
   beforeAll(async () => {
     crt = await new LoopbackCrtsh().start();
-    t = await startTestApp(crtshWorker(crt));
+    receiver = await new Receiver().start();
+    t = await startTestApp({ ...crtshWorker(crt), CT_WEBHOOK_GATHER_SECONDS: 0 });
     read = bearer(await t.token(['read']));
     write = bearer(await t.token(['read', 'write']));
     await seedDomain(t, { domain: 'scope.test', platform: 'hackerone' });
@@ -38,6 +44,7 @@ describe('exclusion rules', () => {
   afterAll(async () => {
     await t.close();
     await crt.close();
+    await receiver.close();
   });
 
   const hosts = async (path: string) => {
@@ -154,6 +161,44 @@ describe('exclusion rules', () => {
     expect(one).toMatchObject({ host: 'new.dev.scope.test', in_scope: false });
   });
 
+  it('keeps out-of-scope hosts out of the bulk feed, /events, the stream and webhooks by default', async () => {
+    const ours = (list: string[]) => list.filter((h) => h.endsWith('.scope.test')).sort();
+    const bulk = async (query: string) =>
+      ours(names(await hosts(`/platforms/hackerone/subdomains?limit=10000&active=false${query}`)));
+    const inScope = names(await hosts('/domains/scope.test/subdomains?limit=100'));
+    const excluded = await outOfScope();
+    expect(await bulk('')).toEqual(inScope);
+    expect(await bulk('&scope=out')).toEqual(excluded);
+    const arrivals = async (query: string) =>
+      ((await t.get(`/events?domain=scope.test&type=host_new&limit=1000${query}`, read)).body.data as Host[])
+        .map((e) => e.host)
+        .sort();
+    expect(await arrivals('')).toEqual(inScope);
+    expect(await arrivals('&scope=all')).toEqual([...inScope, ...excluded].sort());
+
+    await t.app.get(WebhooksService).add({ url: `${receiver.url}/scope`, domain: 'scope.test' });
+    const url = `${t.baseUrl}/api/v1/subdomains/stream?domain=scope.test`;
+    const shown = await SseClient.open(url, read);
+    const hidden = await SseClient.open(`${url}&scope=out`, read);
+    try {
+      const seen = (await hosts('/domains/scope.test/subdomains?scope=all&limit=1000')).data.map((h) => h.host);
+      await scanThroughApi(t, crt, write, 'scope.test', [...seen, 'x.dev.scope.test', 'y.scope.test']);
+      await hidden.waitForEvents(1);
+      await shown.waitForEvents(1);
+      expect(hidden.hosts().map((h) => h.host)).toEqual(['x.dev.scope.test']);
+      // Both arrived in one commit: a stream that showed x would have shown it with y.
+      expect(shown.hosts().map((h) => h.host)).toEqual(['y.scope.test']);
+    } finally {
+      await shown.close();
+      await hidden.close();
+    }
+    const [delivery] = await waitFor('the delivery', () =>
+      receiver.at('/scope').length > 0 ? receiver.at('/scope') : undefined,
+    );
+    const body = JSON.parse(delivery.body) as { new_count: number; hosts: { host: string }[] };
+    expect([body.new_count, body.hosts.map((h) => h.host)]).toEqual([1, ['y.scope.test']]);
+  });
+
   it('refuses bad patterns with the contract’s errors, and changes need the write scope', async () => {
     for (const pattern of ['re:(a)\\1', 're:x(?=y)', '', 'not a host', '*.elsewhere.test', `re:${'a'.repeat(300)}`]) {
       const res = await add(pattern);
@@ -174,6 +219,9 @@ describe('exclusion rules', () => {
     expectError(await t.get('/domains/unknown.test/exclusions', read), 404, 'not_found');
     expectError(await remove('12x'), 400, 'invalid_id');
     expectError(await remove('999999'), 404, 'not_found');
+    const wrongVerb = await t.get('/domains/scope.test/exclusions/1', read);
+    expectError(wrongVerb, 405, 'method_not_allowed');
+    expect(wrongVerb.headers.get('allow')).toBe('DELETE');
   });
 
   it('matches a pattern that would make a backtracking engine run for ever in linear time', async () => {
@@ -181,7 +229,17 @@ describe('exclusion rules', () => {
     await scanThroughApi(t, crt, write, 'slow.test', [`${'a'.repeat(60)}.slow.test`, 'b.slow.test']);
     const res = await t.post('/domains/slow.test/exclusions', { pattern: 're:^(a|aa)+$' }, write);
     expect([res.status, res.body.meta]).toEqual([201, { hosts_moved: 0 }]);
+    // A webhook of scope_changed hears of the move.
+    await t.app.get(WebhooksService).add({ url: `${receiver.url}/moves`, domain: 'slow.test', types: 'scope_changed' });
     const nested = await t.post('/domains/slow.test/exclusions', { pattern: 're:^(a+)+\\.' }, write);
     expect([nested.status, nested.body.meta]).toEqual([201, { hosts_moved: 1 }]);
+    const [moved] = await waitFor('the delivery', () =>
+      receiver.at('/moves').length > 0 ? receiver.at('/moves') : undefined,
+    );
+    const body = JSON.parse(moved.body) as { event: string; events: { type: string; host: string; after: object }[] };
+    expect([body.event, body.events.map((e) => [e.type, e.host, e.after])]).toEqual([
+      'host_events',
+      [['scope_changed', `${'a'.repeat(60)}.slow.test`, { in_scope: false }]],
+    ]);
   });
 });

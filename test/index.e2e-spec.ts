@@ -22,7 +22,7 @@ describe('index, prefixes and health', () => {
 
   it('lists exactly the routes the server has, in "METHOD /path" form', async () => {
     const { endpoints } = (await t.get('/')).body.data as { endpoints: string[] };
-    for (const entry of endpoints) expect(entry).toMatch(/^(GET|POST) \/[a-z0-9/{}_.-]*$/);
+    for (const entry of endpoints) expect(entry).toMatch(/^(GET|POST|DELETE) \/[a-z0-9/{}_.-]*$/);
     const token = await t.token();
     for (const entry of endpoints.filter((e) => e.startsWith('GET ') && !e.includes('{'))) {
       // The live stream never ends by itself: its status is all this needs.

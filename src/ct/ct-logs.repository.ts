@@ -126,7 +126,7 @@ export class CtLogsRepository {
           [domainId, counts.newCount, counts.reactivated],
         );
         if (counts.newCount > 0) {
-          await enqueueCtDeliveries(m, domainId, counts.newCount, this.env.CT_WEBHOOK_GATHER_SECONDS);
+          await enqueueCtDeliveries(m, domainId, this.env.CT_WEBHOOK_GATHER_SECONDS);
           gained.push(domainId);
         }
       }

@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isoSql, Params, rows, type Statement } from '../database/sql.js';
-import { type WildcardMode, wildcardConditions } from '../intel/knowledge-filter.js';
+import {
+  type ScopeMode,
+  type WildcardMode,
+  hiddenConditions,
+  outOfScopeConditions,
+} from '../intel/knowledge-filter.js';
 import type { DnsAnswerDto, HttpChangeDto, TakeoverDto, WildcardZoneDto } from '../intel/dto/dns.dto.js';
 import type { EventPosition, EventType } from './dto/events.query.js';
 
@@ -12,6 +17,8 @@ export interface EventFilter {
   domainId?: number;
   /** Wildcard hosts' arrivals: out unless asked for (see WildcardMode). */
   wildcard?: WildcardMode;
+  /** Out-of-scope hosts' changes but scope_changed itself: out unless asked for (see ScopeMode). */
+  scope?: ScopeMode;
 }
 
 export interface EventRow {
@@ -48,7 +55,7 @@ export function eventsStatement(
     const where = [
       `h.first_seen_at < ${q.p(before)}::timestamptz`,
       ...scope('h.domain_id'),
-      ...wildcardConditions(filter.wildcard ?? 'exclude'),
+      ...hiddenConditions(filter.wildcard ?? 'exclude', filter.scope ?? 'in'),
     ];
     if (after) {
       where.push(
@@ -69,6 +76,8 @@ export function eventsStatement(
       `e.at < ${q.p(before)}::timestamptz`,
       `e.type = ANY(${q.p(others)}::text[])`,
       ...scope('e.domain_id'),
+      // A host's move out of scope is told whatever the filter; its other changes follow the filter.
+      ...outOfScopeConditions(filter.scope ?? 'in', 'e.host_id').map((c) => `(e.type = 'scope_changed' OR ${c})`),
     ];
     if (after) {
       where.push(

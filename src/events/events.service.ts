@@ -31,7 +31,7 @@ export class EventsService {
     const found = await this.events.after(
       after,
       horizon.ts,
-      { types, platform: query.platform, domainId, wildcard: query.wildcard },
+      { types, platform: query.platform, domainId, wildcard: query.wildcard, scope: query.scope },
       query.limit + 1,
     );
     const page = found.slice(0, query.limit).map(toEventDto);

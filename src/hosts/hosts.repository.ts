@@ -1,6 +1,12 @@
 import { sourcesSql } from './host-sources.js';
 import { knowledgeRowSql, withKnowledge } from '../intel/host-dns.sql.js';
-import { hasKnowledgeFilter, type KnowledgeFilter, knowledgeConditions } from '../intel/knowledge-filter.js';
+import {
+  hasKnowledgeFilter,
+  hiddenConditions,
+  type KnowledgeFilter,
+  knowledgeConditions,
+  type ScopeMode,
+} from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -64,6 +70,8 @@ export interface PlatformPageOptions {
   after?: PlatformPosition;
   program?: string;
   activeOnly: boolean;
+  /** Out-of-scope hosts: none of them unless asked for (see ScopeMode); all when not given. */
+  scope?: ScopeMode;
 }
 
 /**
@@ -97,6 +105,7 @@ export function platformPageStatement(opts: PlatformPageOptions): Statement {
   const where = [`d.platform_slug = ${q.p(opts.platform)}`];
   if (opts.program) where.push(`d.domain LIKE ${q.p(containsPattern(opts.program.toLowerCase()))} ESCAPE '\\'`);
   if (opts.activeOnly) where.push('h.is_active');
+  where.push(...hiddenConditions(undefined, opts.scope));
   if (opts.after) where.push(`(d.domain, h.host) > (${q.p(opts.after.domain)}, ${q.p(opts.after.host)})`);
   return {
     sql: `SELECT h.host, d.domain, h.is_active, ${sourcesSql()}

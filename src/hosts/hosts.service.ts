@@ -129,6 +129,7 @@ export class HostsService {
       after: query.cursor ? decodePlatformCursor(query.cursor) : undefined,
       program: query.program,
       activeOnly: query.active,
+      scope: query.scope,
     };
   }
 

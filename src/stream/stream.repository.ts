@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isoSql, Params, rows, type Statement } from '../database/sql.js';
-import { type WildcardMode, wildcardConditions } from '../intel/knowledge-filter.js';
+import { type ScopeMode, type WildcardMode, hiddenConditions } from '../intel/knowledge-filter.js';
 
 /** How long a transaction may run before it writes and still count as a possible writer of hosts. */
 const WRITER_GRACE_SECONDS = 10;
@@ -19,6 +19,8 @@ export interface StreamFilter {
   domainId?: number;
   /** Wildcard hosts: out unless asked for (see WildcardMode). */
   wildcard?: WildcardMode;
+  /** Out-of-scope hosts: out by default (see ScopeMode). */
+  scope?: ScopeMode;
 }
 
 export interface StreamHost {
@@ -67,7 +69,7 @@ export function streamStatement(after: StreamPosition, before: string, filter: S
   ];
   if (filter.domainId !== undefined) where.push(`h.domain_id = ${q.p(filter.domainId)}`);
   if (filter.platform) where.push(`d.platform_slug = ${q.p(filter.platform)}`);
-  where.push(...wildcardConditions(filter.wildcard ?? 'exclude'));
+  where.push(...hiddenConditions(filter.wildcard ?? 'exclude', filter.scope ?? 'in'));
   return {
     sql: `SELECT h.id::text AS id, h.host, d.domain, d.platform_slug AS platform,
                  ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}

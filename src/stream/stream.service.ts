@@ -128,6 +128,7 @@ export class StreamService implements OnModuleDestroy {
     try {
       const filter: StreamFilter = {
         wildcard: query.wildcard,
+        scope: query.scope,
         platform: query.platform,
         domainId: query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined,
       };

@@ -1,4 +1,4 @@
-import { wildcardConditions } from '../intel/knowledge-filter.js';
+import { hiddenConditions } from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -63,8 +63,8 @@ export interface ClaimedDelivery {
   new_count: number;
 }
 
-/** A host `h` that is no wildcard echo: webhooks never tell of those. */
-const NOT_WILDCARD = wildcardConditions('exclude')[0];
+/** A host `h` that is neither a wildcard echo nor out of scope: webhooks never tell of those. */
+const SHOWN = hiddenConditions('exclude', 'in')[0];
 
 /**
  * The webhooks that hear of a domain's new hosts: all, its platform's, or its own, that subscribe to host_new.
@@ -79,42 +79,40 @@ const MATCHING_WEBHOOKS = `SELECT w.id FROM webhooks w JOIN domains d ON d.id = 
  * scan and its deliveries are saved together or not at all.
  */
 export async function enqueueDeliveries(m: EntityManager, scanId: string, domainId: number): Promise<void> {
-  // A scan whose new hosts are all wildcard echoes tells nobody anything (hosts_domain_feed_idx).
+  // A scan whose new hosts are all wildcard echoes or out of scope tells nobody anything (hosts_domain_feed_idx).
   await affected(
     m,
     `INSERT INTO webhook_deliveries (webhook_id, scan_id) SELECT id, $2 FROM (${MATCHING_WEBHOOKS}) w
       WHERE EXISTS (SELECT 1 FROM scans s JOIN hosts h ON h.domain_id = s.domain_id AND h.first_seen_at >= s.started_at
-                     WHERE s.id = $2 AND ${NOT_WILDCARD})`,
+                     WHERE s.id = $2 AND ${SHOWN})`,
     [domainId, scanId],
   );
 }
 
 /**
- * Tells the matching webhooks of `newCount` hosts the CT log follower recorded for a domain in this transaction
- * (first seen at its now()), inside that transaction. A delivery of the follower for the same webhook and domain
+ * Tells the matching webhooks of the hosts the CT log follower recorded for a domain in this transaction (first
+ * seen at its now(), hosts_domain_feed_idx; those out of scope left out, and nothing queued when none is left),
+ * inside that transaction. A delivery of the follower for the same webhook and domain
  * that no worker has tried yet takes them in (its window widens to now, its count grows); otherwise a new one is
  * queued, sent `gatherSeconds` (CT_WEBHOOK_GATHER_SECONDS) later so a burst of pages makes one message. A delivery a worker has
  * taken meanwhile is locked, then no longer untried, so the hosts go to a new one: none is told twice or missed.
  */
-export async function enqueueCtDeliveries(
-  m: EntityManager,
-  domainId: number,
-  newCount: number,
-  gatherSeconds: number,
-): Promise<void> {
+export async function enqueueCtDeliveries(m: EntityManager, domainId: number, gatherSeconds: number): Promise<void> {
   await affected(
     m,
-    `WITH targets AS (${MATCHING_WEBHOOKS}),
+    `WITH fresh AS (
+       SELECT count(*)::int AS n FROM hosts h WHERE h.domain_id = $1 AND h.first_seen_at = now() AND ${SHOWN}
+     ), targets AS (${MATCHING_WEBHOOKS} AND (SELECT n FROM fresh) > 0),
      widened AS (
-       UPDATE webhook_deliveries x SET window_to = now(), new_count = x.new_count + $2
+       UPDATE webhook_deliveries x SET window_to = now(), new_count = x.new_count + (SELECT n FROM fresh)
         WHERE x.webhook_id IN (SELECT id FROM targets) AND x.domain_id = $1 AND x.scan_id IS NULL
           AND x.kind = 'new_hosts' AND x.attempts = 0 AND x.done_at IS NULL
        RETURNING x.webhook_id
      )
      INSERT INTO webhook_deliveries (webhook_id, domain_id, window_from, window_to, new_count, next_attempt_at)
-     SELECT id, $1, now(), now(), $2, now() + make_interval(secs => $3) FROM targets
+     SELECT id, $1, now(), now(), (SELECT n FROM fresh), now() + make_interval(secs => $2) FROM targets
       WHERE id NOT IN (SELECT webhook_id FROM widened)`,
-    [domainId, newCount, gatherSeconds],
+    [domainId, gatherSeconds],
   );
 }
 
@@ -190,7 +188,8 @@ export class WebhooksRepository {
               w.format,
               w.secret, d.id AS domain_id, d.domain, d.platform_slug AS platform,
               ${isoSql('t.window_from')} AS window_from, ${isoSql('t.window_to')} AS window_to,
-              coalesce(s.new_count - (SELECT count(*) FROM hosts h JOIN host_intel k ON k.host_id = h.id AND k.wildcard
+              coalesce(s.new_count - (SELECT count(*) FROM hosts h
+                                        JOIN host_intel k ON k.host_id = h.id AND (k.wildcard OR k.out_of_scope)
                                        WHERE h.domain_id = s.domain_id AND h.first_seen_at >= s.started_at)::int,
                        t.new_count) AS new_count
          FROM taken t JOIN webhooks w ON w.id = t.webhook_id LEFT JOIN scans s ON s.id = t.scan_id
@@ -223,7 +222,7 @@ export class WebhooksRepository {
         this.db,
         `SELECT h.host, ${isoSql('h.first_seen_at')} AS first_seen_at FROM hosts h
           WHERE h.domain_id = $1 AND h.first_seen_at BETWEEN $2::timestamptz AND $3::timestamptz
-            AND (h.sources & ${SOURCE_BITS.ct}) <> 0
+            AND (h.sources & ${SOURCE_BITS.ct}) <> 0 AND ${SHOWN}
           ORDER BY h.first_seen_at, h.id LIMIT $4`,
         [delivery.domain_id, delivery.window_from, delivery.window_to, limit],
       );
@@ -232,7 +231,7 @@ export class WebhooksRepository {
       this.db,
       `SELECT h.host, ${isoSql('h.first_seen_at')} AS first_seen_at
          FROM scans s JOIN hosts h ON h.domain_id = s.domain_id
-        WHERE s.id = $1 AND h.first_seen_at >= s.started_at AND h.first_seen_at <= s.finished_at AND ${NOT_WILDCARD}
+        WHERE s.id = $1 AND h.first_seen_at >= s.started_at AND h.first_seen_at <= s.finished_at AND ${SHOWN}
         ORDER BY h.first_seen_at, h.id LIMIT $2`,
       [delivery.scan_id, limit],
     );

@@ -3,12 +3,12 @@ import { IsOptional } from 'class-validator';
 import { PLATFORM_SLUGS } from '../../platforms/platform-slugs.js';
 import { IsRootDomain } from './is-root-domain.decorator.js';
 import { EnumParam } from './query-params.js';
-import { WildcardParam } from '../../intel/dto/knowledge-filter.query.js';
-import type { WildcardMode } from '../../intel/knowledge-filter.js';
+import { ScopeParam, WildcardParam } from '../../intel/dto/knowledge-filter.query.js';
+import type { ScopeMode, WildcardMode } from '../../intel/knowledge-filter.js';
 
 /**
  * `platform` or `domain`: the hosts a stream or a feed of changes is about (give one, or neither); and whether
- * wildcard hosts are in it (out by default).
+ * wildcard hosts (out by default) and out-of-scope hosts (out by default) are in it.
  */
 export class HostScopeQuery {
   @EnumParam(PLATFORM_SLUGS, undefined, 'Only hosts of this platform')
@@ -21,4 +21,7 @@ export class HostScopeQuery {
 
   @WildcardParam('exclude')
   wildcard: WildcardMode = 'exclude';
+
+  @ScopeParam()
+  scope: ScopeMode = 'in';
 }

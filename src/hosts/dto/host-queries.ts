@@ -9,7 +9,8 @@ import {
   TimestampParam,
 } from '../../common/validation/query-params.js';
 import { WindowQuery } from '../../common/validation/window.js';
-import { FeedKnowledgeQuery, KnowledgeFilterQuery } from '../../intel/dto/knowledge-filter.query.js';
+import { FeedKnowledgeQuery, KnowledgeFilterQuery, ScopeParam } from '../../intel/dto/knowledge-filter.query.js';
+import type { ScopeMode } from '../../intel/knowledge-filter.js';
 
 export const HOST_FILTERS = ['all', 'new', 'inactive'] as const;
 export type HostFilter = (typeof HOST_FILTERS)[number];
@@ -85,6 +86,9 @@ export class PlatformHostsQuery {
 
   @BoolParam(true, 'true: only hosts still seen; false: also hosts no longer seen')
   active = true;
+
+  @ScopeParam()
+  scope: ScopeMode = 'in';
 
   @EnumParam(FEED_FORMATS, 'json', 'json: the envelope; txt: one host per line, next cursor in X-Next-Cursor')
   format: (typeof FEED_FORMATS)[number] = 'json';

@@ -17,6 +17,15 @@ export function WildcardParam(defaultValue: WildcardMode): PropertyDecorator {
   );
 }
 
+/** `scope`: hosts in scope (no exclusion rule of their root domain names them), out of it, or all. */
+export function ScopeParam(): PropertyDecorator {
+  return EnumParam(
+    SCOPE_MODES,
+    'in',
+    'in: hosts no exclusion rule of their root domain names; out: only those the rules exclude; all: both (default in)',
+  );
+}
+
 /** resolves, status, takeover and cname: filters on what the service knows of each host (additive to the contract). */
 class KnowledgeFilterFields {
   @BoolParam(undefined, 'true: only hosts whose last DNS answer has an address; false: only hosts without one')
@@ -52,11 +61,7 @@ class KnowledgeFilterFields {
   })
   cname?: string;
 
-  @EnumParam(
-    SCOPE_MODES,
-    'in',
-    'in: hosts no exclusion rule of their root domain names; out: only those the rules exclude; all: both (default in)',
-  )
+  @ScopeParam()
   scope: ScopeMode = 'in';
 }
 
