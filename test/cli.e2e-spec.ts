@@ -182,7 +182,7 @@ describe('operator CLI', () => {
     );
     expect(added.stderr).toBe('0 hosts moved out of scope.\n');
     const list = await cli('domains', 'exclude', 'list', 'rules.io');
-    expect(list.stdout).toMatch(/^ID\s+KIND\s+PATTERN\s+ADDED\n\d+\s+wildcard\s+\*\.dev\.rules\.io\s/);
+    expect(list.stdout).toMatch(/^ID\s+KIND\s+PATTERN\s+ORIGIN\s+ADDED\n\d+\s+wildcard\s+\*\.dev\.rules\.io\s+manual\s/);
     for (const [args, message] of [
       [['rules.io', 're:(a)\\1'], /linear time/],
       [['rules.io', '*.other.io'], /\*\.other\.io names no host of rules\.io/],

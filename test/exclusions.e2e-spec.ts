@@ -65,6 +65,7 @@ describe('exclusion rules', () => {
         id: expect.stringMatching(/^\d+$/),
         kind: 'wildcard',
         pattern: '*.dev.scope.test',
+        origin: 'manual',
         created_at: expect.any(String),
       },
       meta: { hosts_moved: 2 },

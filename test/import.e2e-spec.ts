@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, runCli } from './fixtures/cli.js';
 import { HostileHttp } from './fixtures/hostile-http.js';
-import { type TestApp, startTestApp } from './fixtures/test-app.js';
+import { addHosts } from './fixtures/data.js';
+import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 
 const FIXTURES = new URL('../../shared/fixtures/scope/', import.meta.url).pathname;
 const fixture = (name: string) => join(FIXTURES, name);
@@ -56,10 +57,11 @@ describe('domains import', () => {
 
   it('imports HackerOne: *.auvik.com becomes auvik.com, app ids are skipped, names and handles kept', async () => {
     const out = await importOk(fixture('hackerone_data.json'), '--format', 'bounty-targets');
-    expect(out.slice(0, 3)).toEqual([
+    expect(out.slice(0, 4)).toEqual([
       `${fixture('hackerone_data.json')}: 2 programs, 16 targets → 2 root domains (hackerone)`,
       'added 2, kept 0, disabled 0, under another platform 0',
       'skipped 2 targets: mobile_app 2',
+      'out of scope: 21 targets → 21 exclusion rules; rules added 21, removed 0; hosts moved 0',
     ]);
     expect(await snapshot()).toEqual([
       { domain: 'auvik.com', platform_slug: 'hackerone', program: 'Auvik', program_handle: 'auvik', enabled: true },
@@ -95,6 +97,71 @@ describe('domains import', () => {
   ])('imports %s with the platform taken from the file name', async (file, parsed, written, skipped) => {
     const out = await importOk(fixture(file), '--format', 'bounty-targets');
     expect(out.slice(0, 3)).toEqual([`${fixture(file)}: ${parsed}`, written, skipped]);
+  });
+
+  it('makes exclusion rules of the real out-of-scope entries, and a later import of the list replaces them', async () => {
+    const source = fixture('hackerone_data.json');
+    const programs = JSON.parse(readFileSync(source, 'utf8')) as {
+      name: string;
+      targets: { out_of_scope: { asset_identifier: string }[] };
+    }[];
+    const auvikOut = programs.find((p) => p.name === 'Auvik')!.targets.out_of_scope.map((t) => t.asset_identifier);
+    // The same list with Auvik's out-of-scope entries gone, and a free-text entry of its own.
+    const trimmed = join(mkdtempSync(join(dir, 'oos-')), 'hackerone_data.json');
+    writeFileSync(
+      trimmed,
+      JSON.stringify(
+        programs.map((p) =>
+          p.name === 'Auvik'
+            ? { ...p, targets: { ...p.targets, out_of_scope: [{ asset_type: 'OTHER', asset_identifier: 'Staging' }] } }
+            : p,
+        ),
+      ),
+    );
+    await importOk(trimmed, '--format', 'bounty-targets');
+    const [auvik] = await t.dataSource.query(`SELECT id, domain FROM domains WHERE domain = 'auvik.com'`);
+    await addHosts(t, auvik, ['www.auvik.com', 'auth.auvik.com', 'a.my.auvik.com', 'go.auvik.com', 'new.auvik.com']);
+    const manual = await cli('domains', 'exclude', 'add', 'auvik.com', 'new.auvik.com');
+    expect(manual.code).toBe(0);
+    const read = bearer(await t.token(['read']));
+    const outOfScope = async () =>
+      ((await t.get('/domains/auvik.com/subdomains?scope=out', read)).body.data as { host: string }[])
+        .map((h) => h.host)
+        .sort();
+    const rules = () =>
+      t.dataSource.query<{ pattern: string; origin: string }[]>(
+        `SELECT r.pattern, r.origin FROM scope_rules r JOIN domains d ON d.id = r.domain_id
+          WHERE d.domain = 'auvik.com' ORDER BY r.origin, r.pattern`,
+      );
+    expect(await outOfScope()).toEqual(['new.auvik.com']);
+
+    const out = await importOk(source, '--format', 'bounty-targets');
+    expect(out[3]).toBe('out of scope: 21 targets → 21 exclusion rules; rules added 9, removed 0; hosts moved 3');
+    expect(await rules()).toEqual([
+      ...[...auvikOut].sort().map((pattern) => ({ pattern, origin: 'import' })),
+      { pattern: 'new.auvik.com', origin: 'manual' },
+    ]);
+    expect(await outOfScope()).toEqual(['a.my.auvik.com', 'auth.auvik.com', 'go.auvik.com', 'new.auvik.com']);
+
+    // The list without them again: the imported rules go, the operator's stays, the hosts come back.
+    const again = await importOk(trimmed, '--format', 'bounty-targets');
+    expect(again[3]).toBe(
+      'out of scope: 13 targets → 12 exclusion rules; rules added 0, removed 9; hosts moved 3; no rule from free_text 1',
+    );
+    expect(await rules()).toEqual([{ pattern: 'new.auvik.com', origin: 'manual' }]);
+    expect(await outOfScope()).toEqual(['new.auvik.com']);
+    const moves = await t.dataSource.query<{ host: string; n: number }[]>(
+      `SELECT h.host, count(*)::int AS n FROM host_events e JOIN hosts h ON h.id = e.host_id
+        WHERE e.type = 'scope_changed' AND h.domain_id = $1 GROUP BY h.host ORDER BY h.host`,
+      [auvik.id],
+    );
+    expect(moves).toEqual([
+      { host: 'a.my.auvik.com', n: 2 },
+      { host: 'auth.auvik.com', n: 2 },
+      { host: 'go.auvik.com', n: 2 },
+      { host: 'new.auvik.com', n: 1 },
+    ]);
+    await importOk(source, '--format', 'bounty-targets'); // as the file says, for the tests after this one
   });
 
   it('keeps the program names, reduces URLs and wildcards, and never imports a store or a hosting suffix', async () => {

@@ -45,8 +45,8 @@ export class ExcludeListCommand extends CommandRunner {
   async run([domain]: string[]): Promise<void> {
     const rules = await this.rules.list(domain).catch(asCliError);
     this.out.table(
-      ['ID', 'KIND', 'PATTERN', 'ADDED'],
-      rules.map((r) => [r.id, r.kind, r.pattern, r.created_at]),
+      ['ID', 'KIND', 'PATTERN', 'ORIGIN', 'ADDED'],
+      rules.map((r) => [r.id, r.kind, r.pattern, r.origin, r.created_at]),
     );
   }
 }

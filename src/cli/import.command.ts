@@ -56,6 +56,15 @@ export class DomainsImportCommand extends CommandRunner {
     const reasons = Object.entries(s.parsed.skipped).sort(([a], [b]) => a.localeCompare(b));
     const skipped = reasons.reduce((n, [, c]) => n + (c ?? 0), 0);
     this.out.line(`skipped ${skipped} targets${skipped ? `: ${reasons.map(([r, c]) => `${r} ${c}`).join(', ')}` : ''}`);
+    const outOfScope = s.parsed.outOfScope;
+    if (outOfScope.targets > 0 || s.rules.removed > 0) {
+      const unused = Object.entries(outOfScope.skipped).sort(([a], [b]) => a.localeCompare(b));
+      this.out.line(
+        `out of scope: ${outOfScope.targets} targets → ${s.parsed.exclusions.length} exclusion rules; ` +
+          `rules added ${s.rules.added}, removed ${s.rules.removed}; hosts moved ${s.rules.moved}` +
+          (unused.length ? `; no rule from ${unused.map(([r, c]) => `${r} ${c}`).join(', ')}` : ''),
+      );
+    }
     for (const d of s.disabled) this.out.line(`disabled ${d}`);
     for (const e of s.elsewhere) this.out.line(`left under ${e.platform}: ${e.domain}`);
   }

@@ -16,6 +16,7 @@ import { CtWebhookDeliveries1765000000000 } from '../../migrations/1765000000000
 import { HostKnowledge1765100000000 } from '../../migrations/1765100000000-HostKnowledge.js';
 import { WebhookEventTypes1765200000000 } from '../../migrations/1765200000000-WebhookEventTypes.js';
 import { ScopeRules1765300000000 } from '../../migrations/1765300000000-ScopeRules.js';
+import { ImportedScopeRules1765400000000 } from '../../migrations/1765400000000-ImportedScopeRules.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   HostKnowledge1765100000000,
   WebhookEventTypes1765200000000,
   ScopeRules1765300000000,
+  ImportedScopeRules1765400000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

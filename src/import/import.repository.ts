@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { rows } from '../database/sql.js';
-import type { ImportEntry } from './scope-formats.js';
+import { syncImportedRules } from '../scope/scope-rules.repository.js';
+import type { ImportEntry, ImportExclusion } from './scope-formats.js';
 
 export interface ImportResult {
   added: string[];
@@ -10,6 +11,8 @@ export interface ImportResult {
   disabled: string[];
   /** Root domains the file lists under its platform that are tracked under another platform (left there). */
   elsewhere: { domain: string; platform: string }[];
+  /** Imported exclusion rules added and removed, and the hosts that moved in or out of scope with them. */
+  rules: { added: number; removed: number; moved: number };
 }
 
 class DryRun extends Error {
@@ -26,7 +29,12 @@ class DryRun extends Error {
 export class ImportRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async apply(entries: ImportEntry[], prunePlatforms: string[] | null, dryRun: boolean): Promise<ImportResult> {
+  async apply(
+    entries: ImportEntry[],
+    exclusions: ImportExclusion[] | null,
+    prunePlatforms: string[] | null,
+    dryRun: boolean,
+  ): Promise<ImportResult> {
     const columns = [
       entries.map((e) => e.domain),
       entries.map((e) => e.platform),
@@ -66,11 +74,20 @@ export class ImportRepository {
               [prunePlatforms, columns[0]],
             )
           : [];
+        // Formats with no out-of-scope list (null) leave the imported rules as they are.
+        const rules = exclusions
+          ? await syncImportedRules(
+              m,
+              entries.map((e) => ({ domain: e.domain, platform: e.platform })),
+              exclusions,
+            )
+          : { added: 0, removed: 0, moved: 0 };
         const result: ImportResult = {
           added: added.map((r) => r.domain).sort(),
           kept: entries.length - added.length - elsewhere.length,
           disabled: disabled.map((r) => r.domain).sort(),
           elsewhere,
+          rules,
         };
         if (dryRun) throw new DryRun(result);
         return result;

@@ -52,7 +52,8 @@ export class ImportService {
     const parsed = this.parse(source, text, options);
     onStep(2, 3, `writing ${parsed.entries.length} root domains`);
     const prune = options.prune ? parsed.platforms : null;
-    const result = await this.imports.apply(parsed.entries, prune, options.dryRun);
+    const exclusions = options.format === 'bounty-targets' ? parsed.exclusions : null;
+    const result = await this.imports.apply(parsed.entries, exclusions, prune, options.dryRun);
     onStep(3, 3, options.dryRun ? 'dry run: nothing written' : 'done');
     return { ...result, source, parsed, dryRun: options.dryRun };
   }

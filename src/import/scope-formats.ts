@@ -1,6 +1,15 @@
 import { stripControlCharacters } from '../common/validation/control-characters.js';
 import { PLATFORM_SLUGS } from '../platforms/platform-slugs.js';
-import { type SkipReason, reduceTarget, reduceValue } from './scope-target.js';
+import type { ExclusionPattern } from '../scope/exclusion-pattern.js';
+import {
+  type ExclusionReduction,
+  type ExclusionSkipReason,
+  type SkipReason,
+  exactHostOf,
+  reduceExclusion,
+  reduceTarget,
+  reduceValue,
+} from './scope-target.js';
 
 export const IMPORT_FORMATS = ['bounty-targets', 'chaos', 'txt'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -12,8 +21,18 @@ export interface ImportEntry {
   handle: string | null;
 }
 
+/** An exclusion rule an out-of-scope entry makes for a root domain the same program lists in scope. */
+export interface ImportExclusion extends ExclusionPattern {
+  domain: string;
+  platform: string;
+}
+
 export interface ParsedScope {
   entries: ImportEntry[];
+  /** The rules the out-of-scope entries make (bounty-targets files only). */
+  exclusions: ImportExclusion[];
+  /** Out-of-scope entries read, and why those that make no rule make none. */
+  outOfScope: { targets: number; skipped: Partial<Record<ExclusionSkipReason, number>> };
   /** Platforms the file speaks for: the ones --prune may disable domains of. */
   platforms: string[];
   skipped: Partial<Record<SkipReason, number>>;
@@ -71,7 +90,42 @@ export function platformFromUrl(url: unknown): string {
 class Collector {
   readonly entries = new Map<string, ImportEntry>();
   readonly skipped: Partial<Record<SkipReason, number>> = {};
+  readonly exclusions = new Map<string, ImportExclusion>();
+  readonly outOfScope: ParsedScope['outOfScope'] = { targets: 0, skipped: {} };
   targets = 0;
+
+  /**
+   * An out-of-scope entry of a program: its rules for the root domains the program lists in scope, unless one
+   * would take out a host the program names in scope (the in-scope list wins).
+   */
+  exclude(platform: string, roots: Set<string>, inScope: string[], reduction: ExclusionReduction): void {
+    this.outOfScope.targets++;
+    let skip: ExclusionSkipReason | null = 'skip' in reduction ? reduction.skip : null;
+    if ('rules' in reduction) {
+      const kept = reduction.rules.filter((r) => roots.has(r.root));
+      const safe = kept.filter((r) => {
+        const matches = new RegExp(r.pattern.regex);
+        return !inScope.some((host) => matches.test(host));
+      });
+      for (const { root, pattern } of safe) {
+        this.exclusions.set(`${root} ${pattern.pattern}`, { domain: root, platform, ...pattern });
+      }
+      if (safe.length === 0) skip = kept.length === 0 ? 'outside_program_scope' : 'names_in_scope_host';
+    }
+    if (skip) this.outOfScope.skipped[skip] = (this.outOfScope.skipped[skip] ?? 0) + 1;
+  }
+
+  parsed(platforms: string[], programs: number): ParsedScope {
+    return {
+      entries: [...this.entries.values()],
+      exclusions: [...this.exclusions.values()],
+      outOfScope: this.outOfScope,
+      platforms,
+      skipped: this.skipped,
+      programs,
+      targets: this.targets,
+    };
+  }
 
   add(entry: Omit<ImportEntry, 'domain'>, reduction: ReturnType<typeof reduceValue>): void {
     this.targets++;
@@ -121,7 +175,10 @@ function programName(p: Json, i: number, isScopeList: boolean): string {
   return `program ${i + 1}${named ? ` (${JSON.stringify((p.name as string).slice(0, 80))})` : ''}`;
 }
 
-/** bounty-targets-data: an array of programs with targets.in_scope[] (out_of_scope is not imported). */
+/**
+ * bounty-targets-data: an array of programs with targets.in_scope[], whose root domains are imported, and
+ * targets.out_of_scope[], whose hosts become exclusion rules of those root domains (reduceExclusion).
+ */
 export function parseBountyTargets(source: string, platform: string): ParsedScope {
   const fields = FIELDS[platform];
   if (!fields)
@@ -138,23 +195,25 @@ export function parseBountyTargets(source: string, platform: string): ParsedScop
     const targets = (p.targets as Json | undefined)?.in_scope;
     if (!Array.isArray(targets))
       throw new ImportFormatError(`${programName(p, i, i > 0)}: targets.in_scope is not a list`);
+    const roots = new Set<string>();
+    const inScope: string[] = [];
     for (const [j, target] of targets.entries()) {
       if (!target || typeof target !== 'object')
         throw new ImportFormatError(`${programName(p, i, true)}: in_scope target ${j + 1} is not an object`);
       const t = target as Json;
-      out.add(
-        { platform, program: text(p.name), handle: text(fields.handle(p)) },
-        reduceTarget(text(t[fields.type]), t[fields.value]),
-      );
+      const reduction = reduceTarget(text(t[fields.type]), t[fields.value]);
+      out.add({ platform, program: text(p.name), handle: text(fields.handle(p)) }, reduction);
+      if ('roots' in reduction) for (const root of reduction.roots) roots.add(root);
+      const host = exactHostOf(t[fields.value]);
+      if (host) inScope.push(host);
+    }
+    const excluded = (p.targets as Json).out_of_scope;
+    for (const target of Array.isArray(excluded) ? excluded : []) {
+      const t = (target && typeof target === 'object' ? target : {}) as Json;
+      out.exclude(platform, roots, inScope, reduceExclusion(text(t[fields.type]), t[fields.value]));
     }
   });
-  return {
-    entries: [...out.entries.values()],
-    platforms: [platform],
-    skipped: out.skipped,
-    programs: programs.length,
-    targets: out.targets,
-  };
+  return out.parsed([platform], programs.length);
 }
 
 /** ProjectDiscovery's list: {programs: [{name, url, bounty, domains}]}; the platform comes from the url. */
@@ -176,13 +235,7 @@ export function parseChaos(source: string, only: string | null): ParsedScope {
       out.add({ platform, program: text(p.name), handle: null }, reduceValue(String(domain)));
   });
   const platforms = only ? [only] : [...new Set([...out.entries.values()].map((e) => e.platform))];
-  return {
-    entries: [...out.entries.values()],
-    platforms,
-    skipped: out.skipped,
-    programs: counted,
-    targets: out.targets,
-  };
+  return out.parsed(platforms, counted);
 }
 
 /**
@@ -198,13 +251,7 @@ export function parseTxt(source: string, platform: string): ParsedScope {
     if ('skip' in reduction) throw new ImportFormatError(`line ${i + 1}: not a domain (${reduction.skip})`);
     out.add({ platform, program: null, handle: null }, reduction);
   });
-  return {
-    entries: [...out.entries.values()],
-    platforms: [platform],
-    skipped: out.skipped,
-    programs: 0,
-    targets: out.targets,
-  };
+  return out.parsed([platform], 0);
 }
 
 export function isPlatform(slug: string): boolean {

@@ -1,4 +1,4 @@
-import { reduceTarget, reduceValue } from './scope-target.js';
+import { exactHostOf, reduceExclusion, reduceTarget, reduceValue } from './scope-target.js';
 
 describe('reducing scope targets to root domains', () => {
   it.each([
@@ -78,5 +78,58 @@ describe('reducing scope targets to root domains', () => {
     expect(reduceTarget('other', 'wellbeing.dzcdn.net')).toEqual({ roots: ['dzcdn.net'] });
     expect(reduceTarget(null, 'https://github.com/grafana/alloy')).toEqual({ skip: 'source_code' });
     expect(reduceTarget('URL', '*.auvik.com')).toEqual({ roots: ['auvik.com'] });
+  });
+});
+
+describe('reducing out-of-scope targets to exclusion rules', () => {
+  const rules = (type: string | null, value: unknown) => {
+    const r = reduceExclusion(type, value);
+    return 'skip' in r ? r.skip : r.rules.map((x) => `${x.root} ${x.pattern.kind} ${x.pattern.pattern}`);
+  };
+
+  it.each([
+    ['auth.auvik.com', ['auvik.com host auth.auvik.com']],
+    ['*.my.auvik.com', ['auvik.com wildcard *.my.auvik.com']],
+    ['https://uat.accounts.coindesk.com', ['coindesk.com host uat.accounts.coindesk.com']],
+    ['https://info.loom.com/', ['loom.com host info.loom.com']],
+    ['uptime.aiven.io\t', ['aiven.io host uptime.aiven.io']],
+    ['https://*streaming*.arlo.com', ['arlo.com wildcard *streaming*.arlo.com']],
+    ['api.tanker.io (Accessing the tanker private key is normal)', ['tanker.io host api.tanker.io']],
+    ['*.dev.example.(com|de)', ['example.com wildcard *.dev.example.com', 'example.de wildcard *.dev.example.de']],
+    ['shop.bücher.de', ['xn--bcher-kva.de host shop.xn--bcher-kva.de']],
+  ])('%s makes %j', (value, expected) => {
+    expect(rules('website', value)).toEqual(expected);
+  });
+
+  it.each([
+    ['*.trustwallet.com', 'whole_root_domain'],
+    ['merakipartners.com', 'whole_root_domain'],
+    ['https://www.kiwa.com/en/contact/', 'part_of_a_host'],
+    ['demorgen.be/login', 'part_of_a_host'],
+    ['admin.example.com:8443', 'part_of_a_host'],
+    ['Any staging environment will be out of scope', 'free_text'],
+    ['████████████████████████████', 'free_text'],
+    ['194.41.248.224', 'ip_address'],
+    ['*.herokuapp.com', 'no_registrable_domain'],
+  ])('%s makes no rule: %s', (value, reason) => {
+    expect(rules('url', value)).toBe(reason);
+  });
+
+  it('skips what a target type says is no web host', () => {
+    expect(rules('ios', 'Bitdefender Central (iOS App)')).toBe('mobile_app');
+    expect(rules('iprange', '10.0.0.0/8')).toBe('ip_address');
+    expect(rules('website', 42)).toBe('free_text');
+  });
+});
+
+describe('the exact host of an in-scope target', () => {
+  it.each([
+    ['https://www.gemini.com/x', 'www.gemini.com'],
+    ['api.simplisafe.com (HSP Endpoints)', 'api.simplisafe.com'],
+    ['*.auvik.com', null],
+    ['*.example.(com|de)', null],
+    ['free text here', null],
+  ])('%s → %s', (value, host) => {
+    expect(exactHostOf(value)).toBe(host);
   });
 });

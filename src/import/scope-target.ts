@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { parse } from 'tldts';
 import { PSL_OPTIONS, rootDomainProblem } from '../domains/root-domain.js';
+import { type ExclusionPattern, parseExclusionPattern } from '../scope/exclusion-pattern.js';
 
 export type SkipReason =
   | 'mobile_app'
@@ -36,16 +37,12 @@ const CODE_HOSTS =
  */
 export function reduceTarget(type: string | null | undefined, value: unknown): Reduction {
   if (typeof value !== 'string' || value.trim() === '') return { skip: 'free_text' };
-  const t = (type ?? '').trim();
-  if (MOBILE_TYPE.test(t) && !/^mobile-application$/i.test(t)) return { skip: 'mobile_app' };
-  if (IP_TYPE.test(t)) return { skip: 'ip_address' };
-  if (CODE_TYPE.test(t)) return { skip: 'source_code' };
-  if (DEVICE_TYPE.test(t)) return { skip: 'not_web' };
-  return reduceValue(value);
+  const typed = typeSkip(type);
+  return typed ? { skip: typed } : reduceValue(value);
 }
 
-/** A target's text, whatever its type: a host, a wildcard, a URL, or text that names none. */
-export function reduceValue(raw: string): Reduction {
+/** A target's text tidied, and the host it names; or why it names none. */
+function readTarget(raw: string): { text: string; host: string } | { skip: SkipReason } {
   let text = tidy(raw);
   // "api.example.com (API endpoints)": a host followed by a note in parentheses
   const noted = /^(\S+)\s+\(.*\)$/.exec(text);
@@ -54,6 +51,14 @@ export function reduceValue(raw: string): Reduction {
   const host = hostOf(text);
   if (host === null) return { skip: 'free_text' };
   if (isIpOrRange(host)) return { skip: 'ip_address' };
+  return { text, host };
+}
+
+/** A target's text, whatever its type: a host, a wildcard, a URL, or text that names none. */
+export function reduceValue(raw: string): Reduction {
+  const read = readTarget(raw);
+  if ('skip' in read) return read;
+  const { text, host } = read;
   const path = text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').slice(host.length);
   if (MOBILE_STORES.test(host)) return { skip: 'mobile_app' };
   if (LISTING_HOSTS.test(host) || (host === 'www.microsoft.com' && /\/(p|store)\//.test(path)))
@@ -129,4 +134,72 @@ function isIpOrRange(text: string): boolean {
   return isIP(address) !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits))
     ? true
     : /^\d{1,3}(\.\d{1,3}){3}-\d{1,3}(\.\d{1,3}){3}$/.test(bare);
+}
+
+/** Why an out-of-scope entry makes no exclusion rule. */
+export type ExclusionSkipReason =
+  | SkipReason
+  | 'part_of_a_host'
+  | 'whole_root_domain'
+  | 'not_a_pattern'
+  | 'outside_program_scope'
+  | 'names_in_scope_host';
+
+export type ExclusionReduction =
+  { rules: { root: string; pattern: ExclusionPattern }[] } | { skip: ExclusionSkipReason };
+
+/** The reason a target type names nothing on the web, or null. */
+function typeSkip(type: string | null | undefined): SkipReason | null {
+  const t = (type ?? '').trim();
+  if (MOBILE_TYPE.test(t) && !/^mobile-application$/i.test(t)) return 'mobile_app';
+  if (IP_TYPE.test(t)) return 'ip_address';
+  if (CODE_TYPE.test(t)) return 'source_code';
+  if (DEVICE_TYPE.test(t)) return 'not_web';
+  return null;
+}
+
+/**
+ * Reduces one out-of-scope target of a scope list to exclusion rules: the hosts or wildcards it names, each with
+ * the root domain it belongs to, or the reason it makes none. Only whole hosts become rules: a path or a port
+ * (`demorgen.be/login`) is part of a host, and a wildcard over a whole root domain (`*.trustwallet.com`) or the
+ * root itself would hide every host of a domain the same program lists in scope. Free text ("Any staging
+ * environment") is skipped, never guessed at.
+ */
+export function reduceExclusion(type: string | null | undefined, value: unknown): ExclusionReduction {
+  if (typeof value !== 'string' || value.trim() === '') return { skip: 'free_text' };
+  const typed = typeSkip(type);
+  if (typed) return { skip: typed };
+  const read = readTarget(value);
+  if ('skip' in read) return read;
+  const { text, host } = read;
+  const rest = text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^@/]*@/, '');
+  const after = rest.slice(rest.split(/[/?#\\]/)[0].length);
+  if (/:\d/.test(rest.split(/[/?#\\]/)[0]) || !/^\/*$/.test(after)) return { skip: 'part_of_a_host' };
+
+  const rules: { root: string; pattern: ExclusionPattern }[] = [];
+  let skip: ExclusionSkipReason = 'no_registrable_domain';
+  for (const candidate of expandAlternations(host)) {
+    const ascii = domainToASCII(candidate);
+    const stripped = ascii ? domainToASCII(stripWildcards(ascii)) : '';
+    const root = stripped ? parse(stripped, PSL_OPTIONS).domain : null;
+    if (!ascii || !root || rootDomainProblem(root) !== null) continue;
+    if (ascii === root || ascii === `*.${root}`) {
+      skip = 'whole_root_domain';
+      continue;
+    }
+    const pattern = parseExclusionPattern(ascii);
+    if (typeof pattern === 'string') {
+      skip = 'not_a_pattern';
+      continue;
+    }
+    rules.push({ root, pattern });
+  }
+  return rules.length > 0 ? { rules } : { skip };
+}
+
+/** The exact host an in-scope target names (no wildcard, no alternation), lower case, or null. */
+export function exactHostOf(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const host = hostOf(tidy(value).split(/\s/)[0]);
+  return host && !/[*()|]/.test(host) ? domainToASCII(host) || null : null;
 }

@@ -11,6 +11,13 @@ export class ExclusionDto {
   @ApiProperty({ description: "The rule's id", example: '12' }) id: string;
   @ApiProperty({ enum: EXCLUSION_KINDS }) kind: ExclusionKind;
   @ApiProperty({ description: `${PATTERN}, as kept`, example: '*.dev.example.com' }) pattern: string;
+  @ApiProperty({
+    enum: ['manual', 'import'],
+    description:
+      'manual: added through the API or the CLI; import: made from an out-of-scope entry of an imported scope ' +
+      'list, and replaced when the list is imported again',
+  })
+  origin: 'manual' | 'import';
   @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
 }
 
