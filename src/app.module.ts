@@ -26,6 +26,7 @@ import { ScansModule } from './scans/scans.module.js';
 import { ExportModule } from './export/export.module.js';
 import { StatsModule } from './stats/stats.module.js';
 import { NewHostSignalModule, StreamModule } from './stream/stream.module.js';
+import { WebhooksApiModule } from './webhooks/webhooks.module.js';
 import { WorkerModule } from './worker/worker.module.js';
 
 /** The HTTP API: every feature module behind one guard, one validation pipe and one error filter. */
@@ -50,6 +51,7 @@ export class AppModule {
         DomainsModule,
         HostsModule,
         ScopeModule,
+        WebhooksApiModule,
         ScansModule,
         StatsModule,
         ExportModule,

@@ -182,7 +182,9 @@ describe('operator CLI', () => {
     );
     expect(added.stderr).toBe('0 hosts moved out of scope.\n');
     const list = await cli('domains', 'exclude', 'list', 'rules.io');
-    expect(list.stdout).toMatch(/^ID\s+KIND\s+PATTERN\s+ORIGIN\s+ADDED\n\d+\s+wildcard\s+\*\.dev\.rules\.io\s+manual\s/);
+    expect(list.stdout).toMatch(
+      /^ID\s+KIND\s+PATTERN\s+ORIGIN\s+ADDED\n\d+\s+wildcard\s+\*\.dev\.rules\.io\s+manual\s/,
+    );
     for (const [args, message] of [
       [['rules.io', 're:(a)\\1'], /linear time/],
       [['rules.io', '*.other.io'], /\*\.other\.io names no host of rules\.io/],
@@ -251,11 +253,11 @@ describe('operator CLI', () => {
       [['ftp://x.example/'], /must be http or https/],
       [['not a url'], /is not a URL/],
       [['https://user:pw@x.example/'], /must not hold a user name or password/],
-      [['https://x.example/', '--format', 'xml'], /--format must be one of json, slack, discord/],
+      [['https://x.example/', '--format', 'xml'], /format must be one of json, slack, discord/],
       [['https://x.example/', '--platform', 'nope'], /unknown platform "nope"/],
       [['https://x.example/', '--domain', 'untracked.com'], /untracked\.com is not a tracked domain/],
       [['https://x.example/', '--domain', 'hooked.com', '--platform', 'hackerone'], /not both/],
-      [['https://x.example/', '--types', 'dns_changed,everything'], /--types must be a comma list of host_new, /],
+      [['https://x.example/', '--types', 'dns_changed,everything'], /types must be a list of host_new, /],
     ] as const) {
       const refused = await cli('webhooks', 'add', ...args);
       expect({ args, code: refused.code }).toEqual({ args, code: 1 });

@@ -233,7 +233,7 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
       ['new_hosts', ['e.hooked.test']],
     ]);
     await expect(hooks.add({ url: `${receiver.url}/x`, types: 'dns_changed,host_moved' })).rejects.toThrow(
-      /--types must be a comma list of host_new, host_gone/,
+      /types must be a list of host_new, host_gone/,
     );
   });
 

@@ -194,6 +194,55 @@ const CASES: Record<string, Case[]> = {
     { status: 404, path: '/domains/unknown.example/exclusions', key: 'write', body: '{"pattern":"a.unknown.example"}' },
     { status: 413, path: '/domains/example.com/exclusions', key: 'write', body: BIG_BODY },
   ],
+  'GET /webhooks': [
+    { status: 200, path: '/webhooks', key: 'write' },
+    { status: 401, path: '/webhooks', key: 'none' },
+    { status: 403, path: '/webhooks', key: 'read' },
+  ],
+  'POST /webhooks': [
+    { status: 201, path: '/webhooks', key: 'write', body: '{"url":"http://127.0.0.1:1/hook","types":["host_new"]}' },
+    { status: 201, path: '/webhooks', key: 'write', body: '{"url":"http://127.0.0.1:1/chat","format":"slack"}' },
+    { status: 400, path: '/webhooks', key: 'write', body: '{}' },
+    { status: 400, path: '/webhooks', key: 'write', body: '{"url":"http://127.0.0.1:1/","types":["nope"]}' },
+    { status: 401, path: '/webhooks', key: 'none', body: '{"url":"http://127.0.0.1:1/"}' },
+    { status: 403, path: '/webhooks', key: 'read', body: '{"url":"http://127.0.0.1:1/"}' },
+    { status: 413, path: '/webhooks', key: 'write', body: BIG_BODY },
+  ],
+  'GET /webhooks/{id}': [
+    { status: 200, path: '/webhooks/{webhook}', key: 'write' },
+    { status: 400, path: '/webhooks/x1', key: 'write' },
+    { status: 401, path: '/webhooks/{webhook}', key: 'none' },
+    { status: 403, path: '/webhooks/{webhook}', key: 'read' },
+    { status: 404, path: `/webhooks/${UNKNOWN_SCAN}`, key: 'write' },
+  ],
+  'DELETE /webhooks/{id}': [
+    { status: 200, path: '/webhooks/{gone}', key: 'write' },
+    { status: 400, path: '/webhooks/x1', key: 'write' },
+    { status: 401, path: '/webhooks/{webhook}', key: 'none' },
+    { status: 403, path: '/webhooks/{webhook}', key: 'read' },
+    { status: 404, path: `/webhooks/${UNKNOWN_SCAN}`, key: 'write' },
+  ],
+  'POST /webhooks/{id}/test': [
+    { status: 200, path: '/webhooks/{webhook}/test', key: 'write' },
+    { status: 400, path: '/webhooks/x1/test', key: 'write' },
+    { status: 401, path: '/webhooks/{webhook}/test', key: 'none' },
+    { status: 403, path: '/webhooks/{webhook}/test', key: 'read' },
+    { status: 404, path: `/webhooks/${UNKNOWN_SCAN}/test`, key: 'write' },
+  ],
+  'GET /webhooks/{id}/deliveries': [
+    { status: 200, path: '/webhooks/{webhook}/deliveries', key: 'write' },
+    { status: 400, path: '/webhooks/x1/deliveries', key: 'write' },
+    { status: 401, path: '/webhooks/{webhook}/deliveries', key: 'none' },
+    { status: 403, path: '/webhooks/{webhook}/deliveries', key: 'read' },
+    { status: 404, path: `/webhooks/${UNKNOWN_SCAN}/deliveries`, key: 'write' },
+  ],
+  'POST /webhooks/{id}/deliveries/{delivery_id}/retry': [
+    { status: 202, path: '/webhooks/{webhook}/deliveries/{delivery}/retry', key: 'write' },
+    { status: 400, path: '/webhooks/{webhook}/deliveries/x1/retry', key: 'write' },
+    { status: 401, path: '/webhooks/{webhook}/deliveries/{delivery}/retry', key: 'none' },
+    { status: 403, path: '/webhooks/{webhook}/deliveries/{delivery}/retry', key: 'read' },
+    { status: 404, path: `/webhooks/{webhook}/deliveries/${UNKNOWN_SCAN}/retry`, key: 'write' },
+  ],
   'DELETE /domains/{domain}/exclusions/{id}': [
     { status: 200, path: '/domains/example.com/exclusions/{rule}', key: 'write' },
     { status: 400, path: '/domains/example.com/exclusions/x1', key: 'write' },
@@ -238,6 +287,9 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
   let keys: Record<'read' | 'write', string>;
   let scanId: string;
   let ruleId: string;
+  let webhookId: string;
+  let goneId: string;
+  let deliveryId: string;
   let dir: string;
   let documentPath: string;
   let heldStream: AbortController | undefined;
@@ -309,6 +361,17 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
              content_length = excluded.content_length, tls_subject = excluded.tls_subject,
              tls_issuer = excluded.tls_issuer, tls_not_after = excluded.tls_not_after, probed_at = excluded.probed_at`,
     );
+    // The write key's user's webhooks: one with a delivery of the seeded scan, and one to remove.
+    [{ id: webhookId }, { id: goneId }] = await t.dataSource.query(
+      `INSERT INTO webhooks (url, owner, secret) VALUES ('http://127.0.0.1:1/seeded', 'user-1', 'whsec-0123456789abcdef'),
+              ('http://127.0.0.1:1/gone', 'user-1', NULL) RETURNING id::text AS id`,
+    );
+    [{ id: deliveryId }] = await t.dataSource.query(
+      `INSERT INTO webhook_deliveries (webhook_id, scan_id, attempts, last_status, last_error, duration_ms,
+                                       last_attempt_at, done_at, outcome)
+       VALUES ($1, $2, 6, 503, 'HTTP 503', 120, now(), now(), 'given_up') RETURNING id::text AS id`,
+      [webhookId, scanId],
+    );
     keys = { read: await t.token(['read']), write: await t.token(['write']) };
     doc = (await t.get('/openapi.json')).body;
     dir = mkdtempSync(join(tmpdir(), 'openapi-conformance-'));
@@ -353,7 +416,12 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
 
   /** Sends one case through Prism: what is wrong with the exchange, or nothing. */
   async function check(operation: string, c: Case): Promise<string[]> {
-    const path = c.path.replace('{scan}', scanId).replace('{rule}', ruleId);
+    const path = c.path
+      .replace('{scan}', scanId)
+      .replace('{rule}', ruleId)
+      .replace('{webhook}', webhookId)
+      .replace('{gone}', goneId)
+      .replace('{delivery}', deliveryId);
     const method = operation.split(' ')[0];
     const key = c.key ?? 'read';
     const headers: Record<string, string> = {

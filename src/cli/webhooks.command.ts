@@ -1,4 +1,5 @@
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import { maskUrl } from '../webhooks/webhook-payload.js';
 import { WebhookInputError, WebhooksService } from '../webhooks/webhooks.service.js';
 import { CliError, CliOutput } from './cli-output.js';
 import { readNewSecret } from './password-input.js';
@@ -9,16 +10,6 @@ interface AddOptions {
   format?: string;
   secret?: boolean;
   types?: string;
-}
-
-/**
- * A webhook URL as `list` prints it: origin and first path segment. Chat services' URLs carry their secret in
- * the rest of the path, and a query string may hold a token.
- */
-export function shortUrl(text: string): string {
-  const url = new URL(text);
-  const [first, ...rest] = url.pathname.split('/').filter(Boolean);
-  return `${url.origin}/${first ?? ''}${rest.length > 0 || url.search ? '/…' : ''}`;
 }
 
 function rethrowInputError(e: unknown): never {
@@ -116,10 +107,12 @@ export class WebhooksListCommand extends CommandRunner {
         'FAILURES',
         'LAST STATUS',
         'LAST ATTEMPT',
+        'STATE',
+        'OWNER',
       ],
       all.map((w) => [
         w.id,
-        shortUrl(w.url),
+        maskUrl(w.url),
         w.domain ?? (w.platform ? `platform ${w.platform}` : 'all'),
         w.format,
         w.types.join(','),
@@ -129,6 +122,8 @@ export class WebhooksListCommand extends CommandRunner {
         String(w.failures),
         w.last_status !== null ? String(w.last_status) : (w.last_error ?? '-'),
         w.last_attempt_at ?? '-',
+        w.paused_at ? 'paused' : w.failing_since ? 'failing' : 'active',
+        w.owner ?? 'operator',
       ]),
     );
   }

@@ -262,6 +262,13 @@ export class Environment extends ProbeEnvironment {
   @IsInt()
   WEBHOOK_RETRY_SECONDS = 30;
 
+  @OnOffVar(
+    'Let webhooks reach loopback, private, link-local and other special-use addresses: on or off. Off refuses such a ' +
+      'URL when it is added, and again at each delivery (a name can resolve elsewhere by then).',
+    'off',
+  )
+  WEBHOOK_ALLOW_PRIVATE: OnOff = 'off';
+
   @EnvVar('Hours between scheduled scans of an enabled domain.', '24')
   @Transform(toInt)
   @Min(1)

@@ -17,6 +17,7 @@ import { HostKnowledge1765100000000 } from '../../migrations/1765100000000-HostK
 import { WebhookEventTypes1765200000000 } from '../../migrations/1765200000000-WebhookEventTypes.js';
 import { ScopeRules1765300000000 } from '../../migrations/1765300000000-ScopeRules.js';
 import { ImportedScopeRules1765400000000 } from '../../migrations/1765400000000-ImportedScopeRules.js';
+import { OwnedWebhooks1765500000000 } from '../../migrations/1765500000000-OwnedWebhooks.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   WebhookEventTypes1765200000000,
   ScopeRules1765300000000,
   ImportedScopeRules1765400000000,
+  OwnedWebhooks1765500000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -4,14 +4,13 @@ import { Shutdown } from '../common/shutdown.js';
 import { Environment } from '../config/environment.js';
 import { toEventDto } from '../events/dto/event.dto.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
+import { postWebhook } from './webhook-http.js';
 import {
-  DELIVERY_HEADER,
-  EVENT_HEADER,
+  deliveryHeaders,
   MAX_HOSTS_PER_DELIVERY,
   renderEventsPayload,
   renderPayload,
-  SIGNATURE_HEADER,
-  signature,
+  renderTestPayload,
 } from './webhook-payload.js';
 import { type ClaimedDelivery, WebhooksRepository } from './webhooks.repository.js';
 
@@ -143,6 +142,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
 
   /** The body of a delivery: the new hosts it tells of, or the changes it gathered. */
   private async body(delivery: ClaimedDelivery): Promise<string> {
+    if (delivery.kind === 'test') return renderTestPayload(delivery.format, delivery.id);
     const about = { deliveryId: delivery.id, domain: delivery.domain, platform: delivery.platform };
     if (delivery.kind === 'host_events') {
       const events = await this.webhooks.eventsOf(delivery, MAX_HOSTS_PER_DELIVERY);
@@ -158,32 +158,17 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const body = await this.body(delivery);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'subdomain-monitor-webhooks/1',
-      [EVENT_HEADER]: delivery.kind,
-      [DELIVERY_HEADER]: delivery.id,
-    };
-    if (delivery.secret) headers[SIGNATURE_HEADER] = signature(delivery.secret, body);
-    let result: { ok: boolean; status: number | null; error: string | null };
-    try {
-      const response = await fetch(delivery.url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(this.env.WEBHOOK_TIMEOUT_SECONDS * 1000), this.stopping.signal]),
-      });
-      await response.body?.cancel().catch(() => undefined);
-      const ok = response.status >= 200 && response.status < 300;
-      result = { ok, status: response.status, error: ok ? null : `HTTP ${response.status}` };
-    } catch (e) {
-      if (this.stopping.signal.aborted) return this.webhooks.release(delivery);
-      const error = e as Error & { cause?: { code?: string } };
-      // A code (ECONNREFUSED, ENOTFOUND, …) or a fixed phrase: never a message that could quote the URL.
-      const reason = error.name === 'TimeoutError' ? 'timed out' : (error.cause?.code ?? 'request failed');
-      result = { ok: false, status: null, error: reason };
-    }
+    const result = await postWebhook(
+      delivery.url,
+      body,
+      deliveryHeaders(delivery.kind, delivery.id, delivery.secret, body),
+      {
+        timeoutMs: this.env.WEBHOOK_TIMEOUT_SECONDS * 1000,
+        signal: this.stopping.signal,
+        allowPrivate: this.env.WEBHOOK_ALLOW_PRIVATE === 'on',
+      },
+    );
+    if (!result.ok && this.stopping.signal.aborted) return this.webhooks.release(delivery);
     const retry =
       result.ok || delivery.attempts >= this.env.WEBHOOK_MAX_ATTEMPTS
         ? null

@@ -118,6 +118,44 @@ export function eventLine(e: HostEventDto): string {
   }
 }
 
+/** The body of a test delivery, which its owner asks for: it names no host. */
+export function renderTestPayload(format: WebhookFormat, deliveryId: string): string {
+  if (format === 'json') {
+    return JSON.stringify({ event: 'test', delivery_id: deliveryId, message: TEST_MESSAGE });
+  }
+  return JSON.stringify(format === 'slack' ? { text: TEST_MESSAGE } : { content: TEST_MESSAGE });
+}
+
+const TEST_MESSAGE = 'A test delivery from Subdomain Monitor: this webhook reaches you.';
+
+/** The headers of a delivery: what it is, its id, and its signature when the webhook has a secret. */
+export function deliveryHeaders(
+  kind: string,
+  deliveryId: string,
+  secret: string | null,
+  body: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'subdomain-monitor-webhooks/1',
+    [EVENT_HEADER]: kind,
+    [DELIVERY_HEADER]: deliveryId,
+  };
+  if (secret) headers[SIGNATURE_HEADER] = signature(secret, body);
+  return headers;
+}
+
+/**
+ * A webhook URL as it is shown after its creation: its origin and, when it is a plain word (`services`, `api`),
+ * the first segment of its path; the rest, where the services keep their tokens, is left out.
+ */
+export function maskUrl(text: string): string {
+  const url = new URL(text);
+  const [first, ...rest] = url.pathname.split('/').filter(Boolean);
+  const shown = first && /^[a-z_-]{1,24}$/i.test(first) ? first : first ? '…' : '';
+  return `${url.origin}/${shown}${shown !== '…' && (rest.length > 0 || url.search) ? '/…' : ''}`;
+}
+
 /** `sha256=<hex>`: HMAC-SHA256 of the exact body bytes with the webhook's secret. */
 export function signature(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;

@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains/domains.module.js';
 import { PlatformsModule } from '../platforms/platforms.module.js';
 import { WebhookDeliveryService } from './webhook-delivery.service.js';
+import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 
-/** Registering webhooks (the CLI's): see WebhookDeliveryModule for delivering them. */
+/** Registering webhooks (the CLI's, and the API's for their owners): see WebhookDeliveryModule for delivering them. */
 @Module({
   imports: [DomainsModule, PlatformsModule],
   providers: [WebhooksRepository, WebhooksService],
@@ -20,3 +21,10 @@ export class WebhooksModule {}
   exports: [WebhookDeliveryService],
 })
 export class WebhookDeliveryModule {}
+
+/** The owners' webhooks API, /api/v1/webhooks. */
+@Module({
+  imports: [WebhooksModule],
+  controllers: [WebhooksController],
+})
+export class WebhooksApiModule {}

@@ -9,9 +9,11 @@ import { type EventRow, EVENT_COLUMNS } from '../events/events.repository.js';
 import type { WebhookFormat } from './webhook-payload.js';
 
 /** What a delivery tells of: the new hosts of a scan or of the CT log follower, or changes of other types. */
-export type DeliveryKind = 'new_hosts' | 'host_events';
+export type DeliveryKind = 'new_hosts' | 'host_events' | 'test';
 
 export interface NewWebhook {
+  /** The user of the key that made it; null for the operator's (the CLI's). */
+  owner: string | null;
   url: string;
   platform: string | null;
   domainId: number | null;
@@ -23,6 +25,7 @@ export interface NewWebhook {
 
 export interface WebhookRow {
   id: string;
+  owner: string | null;
   url: string;
   platform: string | null;
   domain: string | null;
@@ -36,7 +39,30 @@ export interface WebhookRow {
   failures: number;
   delivered: number;
   given_up: number;
+  /** When the current run of failed attempts began; null after a success. */
+  failing_since: string | null;
+  /** When the webhook was paused (failing for WEBHOOK_PAUSE_HOURS in a row); null while it is active. */
+  paused_at: string | null;
 }
+
+/** One delivery of a webhook, as its owner sees it. */
+export interface DeliveryRow {
+  id: string;
+  kind: DeliveryKind;
+  created_at: string;
+  /** Hosts (new_hosts), changes (host_events) or 0 (test) it tells of. */
+  event_count: number;
+  status: 'pending' | 'delivered' | 'given_up';
+  attempts: number;
+  last_attempt_at: string | null;
+  http_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  next_attempt_at: string | null;
+}
+
+/** A run of failed attempts this long pauses a webhook. */
+export const PAUSE_AFTER_HOURS = 24;
 
 /**
  * A delivery taken by a worker: where it goes, how, and what it tells of (what a scan or the CT log follower
@@ -62,6 +88,11 @@ export interface ClaimedDelivery {
   /** New hosts, or for host_events the events it gathered. */
   new_count: number;
 }
+
+const WEBHOOK_COLUMNS = `w.id, w.owner, w.url, w.platform_slug AS platform, d.domain, w.format, w.types,
+  w.secret IS NOT NULL AS has_secret, ${isoSql('w.created_at')} AS created_at,
+  ${isoSql('w.last_attempt_at')} AS last_attempt_at, w.last_status, w.last_error, w.failures, w.delivered,
+  w.given_up, ${isoSql('w.failing_since')} AS failing_since, ${isoSql('w.paused_at')} AS paused_at`;
 
 /** A host `h` that is neither a wildcard echo nor out of scope: webhooks never tell of those. */
 const SHOWN = hiddenConditions('exclude', 'in')[0];
@@ -123,22 +154,39 @@ export class WebhooksRepository {
   async add(webhook: NewWebhook): Promise<string> {
     const [row] = await rows<{ id: string }>(
       this.db,
-      `INSERT INTO webhooks (url, platform_slug, domain_id, format, secret, types)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [webhook.url, webhook.platform, webhook.domainId, webhook.format, webhook.secret, webhook.types],
+      `INSERT INTO webhooks (url, platform_slug, domain_id, format, secret, types, owner)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [webhook.url, webhook.platform, webhook.domainId, webhook.format, webhook.secret, webhook.types, webhook.owner],
     );
     return row.id;
   }
 
-  list(): Promise<WebhookRow[]> {
+  /** Every webhook (the operator's view), or one owner's (`owner`), oldest first. */
+  list(owner?: string): Promise<WebhookRow[]> {
     return rows<WebhookRow>(
       this.db,
-      `SELECT w.id, w.url, w.platform_slug AS platform, d.domain, w.format, w.types, w.secret IS NOT NULL AS has_secret,
-              ${isoSql('w.created_at')} AS created_at, ${isoSql('w.last_attempt_at')} AS last_attempt_at,
-              w.last_status, w.last_error, w.failures, w.delivered, w.given_up
-         FROM webhooks w LEFT JOIN domains d ON d.id = w.domain_id
+      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks w LEFT JOIN domains d ON d.id = w.domain_id
+        WHERE $1::text IS NULL OR w.owner = $1
         ORDER BY w.created_at, w.id`,
+      [owner ?? null],
     );
+  }
+
+  /** One webhook of an owner; null when there is none with that id, or it is another user's. */
+  async findOwned(id: string, owner: string): Promise<WebhookRow | null> {
+    const [row] = await rows<WebhookRow>(
+      this.db,
+      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks w LEFT JOIN domains d ON d.id = w.domain_id
+        WHERE w.id = $1 AND w.owner = $2`,
+      [id, owner],
+    );
+    return row ?? null;
+  }
+
+  /** The secret a webhook signs with, for a test delivery. */
+  async secretOf(id: string): Promise<string | null> {
+    const [row] = await rows<{ secret: string | null }>(this.db, `SELECT secret FROM webhooks WHERE id = $1`, [id]);
+    return row?.secret ?? null;
   }
 
   /** Removes webhooks by id or URL (with their pending deliveries); returns the ids removed. */
@@ -149,6 +197,77 @@ export class WebhooksRepository {
       [idOrUrl],
     );
     return removed.map((r) => r.id);
+  }
+
+  /** Removes an owner's webhook with its deliveries; false when there is none with that id, or it is another user's. */
+  async removeOwned(id: string, owner: string): Promise<boolean> {
+    return (await affected(this.db, `DELETE FROM webhooks WHERE id = $1 AND owner = $2`, [id, owner])) > 0;
+  }
+
+  /** A webhook's latest deliveries, newest first (webhook_deliveries_recent_idx). */
+  deliveries(webhookId: string, limit: number, deliveryId?: string): Promise<DeliveryRow[]> {
+    return rows<DeliveryRow>(
+      this.db,
+      `SELECT x.id, x.kind, ${isoSql('x.created_at')} AS created_at,
+              coalesce(s.new_count, x.new_count, 0) AS event_count,
+              coalesce(x.outcome, 'pending') AS status, x.attempts, ${isoSql('x.last_attempt_at')} AS last_attempt_at,
+              x.last_status AS http_status, x.duration_ms, x.last_error AS error,
+              CASE WHEN x.done_at IS NULL THEN ${isoSql('x.next_attempt_at')} END AS next_attempt_at
+         FROM webhook_deliveries x LEFT JOIN scans s ON s.id = x.scan_id
+        WHERE x.webhook_id = $1 AND ($3::uuid IS NULL OR x.id = $3)
+        ORDER BY x.created_at DESC, x.id DESC LIMIT $2`,
+      [webhookId, limit, deliveryId ?? null],
+    );
+  }
+
+  /**
+   * Sends a delivery again: a pending one at once, a delivered or given-up one anew, with the full run of
+   * attempts; a delivery an attempt holds right now is left to it. Resumes a paused webhook. Returns the delivery,
+   * or null when the webhook has no such delivery.
+   */
+  async retry(webhookId: string, deliveryId: string): Promise<DeliveryRow | null> {
+    const touched = await affected(
+      this.db,
+      `WITH again AS (
+         UPDATE webhook_deliveries SET done_at = NULL, outcome = NULL, attempts = 0, next_attempt_at = now(),
+                gathering = false
+          WHERE id = $2 AND webhook_id = $1 AND (lease_until IS NULL OR lease_until < now())
+          RETURNING 1
+       )
+       UPDATE webhooks SET paused_at = NULL, failing_since = NULL
+        WHERE id = $1 AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $2 AND webhook_id = $1)`,
+      [webhookId, deliveryId],
+    );
+    if (touched === 0) return null;
+    const [row] = await this.deliveries(webhookId, 1, deliveryId);
+    return row ?? null;
+  }
+
+  /**
+   * Records a test delivery, attempted at once and never retried, with the others; a success resumes a paused
+   * webhook. Returns the delivery as recorded.
+   */
+  async recordTest(
+    webhookId: string,
+    deliveryId: string,
+    result: { ok: boolean; status: number | null; error: string | null; durationMs: number },
+  ): Promise<DeliveryRow> {
+    await affected(
+      this.db,
+      `WITH test AS (
+         INSERT INTO webhook_deliveries (id, webhook_id, kind, attempts, last_attempt_at, last_status, last_error,
+                                         duration_ms, done_at, outcome, new_count)
+         VALUES ($2, $1, 'test', 1, now(), $3, $4, $5, now(), CASE WHEN $6 THEN 'delivered' ELSE 'given_up' END, 0)
+         RETURNING 1
+       )
+       UPDATE webhooks SET last_attempt_at = now(), last_status = $3, last_error = $4,
+              paused_at = CASE WHEN $6 THEN NULL ELSE paused_at END,
+              failing_since = CASE WHEN $6 THEN NULL ELSE failing_since END
+        WHERE id = $1 AND EXISTS (SELECT 1 FROM test)`,
+      [webhookId, deliveryId, result.status, result.error, result.durationMs, result.ok],
+    );
+    const [row] = await this.deliveries(webhookId, 1, deliveryId);
+    return row;
   }
 
   /**
@@ -168,7 +287,9 @@ export class WebhooksRepository {
       this.db,
       `WITH pending AS MATERIALIZED (
          SELECT id, webhook_id, created_at, ${dueAt('p')} AS due_at, lease_until >= now() AS in_flight
-           FROM webhook_deliveries p WHERE done_at IS NULL
+           FROM webhook_deliveries p
+          WHERE done_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id = p.webhook_id AND w.paused_at IS NOT NULL)
        ), head AS (
          SELECT DISTINCT ON (webhook_id) id, in_flight, due_at FROM pending
           WHERE in_flight OR due_at <= now()
@@ -243,7 +364,7 @@ export class WebhooksRepository {
    */
   async record(
     delivery: ClaimedDelivery,
-    result: { ok: boolean; status: number | null; error: string | null },
+    result: { ok: boolean; status: number | null; error: string | null; durationMs?: number },
     retryAfterSeconds: number | null,
   ): Promise<void> {
     const outcome = result.ok ? 'delivered' : retryAfterSeconds === null ? 'given_up' : null;
@@ -251,6 +372,7 @@ export class WebhooksRepository {
       this.db,
       `WITH attempt AS (
          UPDATE webhook_deliveries SET last_status = $2, last_error = $3, lease_until = NULL, outcome = $4,
+                last_attempt_at = now(), duration_ms = $9,
                 done_at = CASE WHEN $4::text IS NULL THEN NULL ELSE now() END,
                 next_attempt_at = now() + make_interval(secs => coalesce($5::float8, 0))
           WHERE id = $1 AND lease_until = $8::timestamptz
@@ -259,7 +381,10 @@ export class WebhooksRepository {
        UPDATE webhooks SET last_attempt_at = now(), last_status = $2, last_error = $3,
               failures = CASE WHEN $6 THEN 0 ELSE failures + 1 END,
               delivered = delivered + CASE WHEN $4 = 'delivered' THEN 1 ELSE 0 END,
-              given_up = given_up + CASE WHEN $4 = 'given_up' THEN 1 ELSE 0 END
+              given_up = given_up + CASE WHEN $4 = 'given_up' THEN 1 ELSE 0 END,
+              failing_since = CASE WHEN $6 THEN NULL ELSE coalesce(failing_since, now()) END,
+              paused_at = CASE WHEN NOT $6 AND failing_since <= now() - make_interval(hours => ${PAUSE_AFTER_HOURS})
+                               THEN coalesce(paused_at, now()) ELSE paused_at END
         WHERE id = $7 AND EXISTS (SELECT 1 FROM attempt)`,
       [
         delivery.id,
@@ -270,6 +395,7 @@ export class WebhooksRepository {
         result.ok,
         delivery.webhook_id,
         delivery.lease_until,
+        result.durationMs ?? null,
       ],
     );
   }

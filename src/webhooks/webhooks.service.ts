@@ -1,9 +1,12 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { Environment } from '../config/environment.js';
 import { DomainsRepository } from '../domains/domains.repository.js';
 import { EVENT_TYPES, type EventType } from '../events/dto/events.query.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
-import { WEBHOOK_FORMATS, type WebhookFormat } from './webhook-payload.js';
-import { type WebhookRow, WebhooksRepository } from './webhooks.repository.js';
+import { postWebhook, targetProblem } from './webhook-http.js';
+import { deliveryHeaders, renderTestPayload, WEBHOOK_FORMATS, type WebhookFormat } from './webhook-payload.js';
+import { type DeliveryRow, type WebhookRow, WebhooksRepository } from './webhooks.repository.js';
 
 /** A bad argument from an operator; the CLI prints its message alone. */
 export class WebhookInputError extends Error {}
@@ -14,34 +17,48 @@ export interface AddWebhook {
   domain?: string;
   format?: string;
   secret?: string;
-  /** A comma list of change types (EVENT_TYPES); host_new alone when not given. */
-  types?: string;
+  /** Change types (EVENT_TYPES): a comma list (the CLI's) or a list (the API's); host_new alone when not given. */
+  types?: string | string[];
+  /** A secret is made for a json webhook given none (the API's: shown once, in the answer that creates it). */
+  makeSecret?: boolean;
 }
 
-/** `--types`: a comma list of change types, each once, in the feed's order; host_new when not given. */
-function parseTypes(text: string | undefined): EventType[] {
-  if (text === undefined) return ['host_new'];
-  const given = text
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
-  const unknown = given.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
-  if (given.length === 0 || unknown.length > 0) {
-    throw new WebhookInputError(`--types must be a comma list of ${EVENT_TYPES.join(', ')}`);
+/** A webhook just made: the row, and what is shown this once only (its whole URL and its secret). */
+export interface CreatedWebhook {
+  webhook: WebhookRow;
+  secret: string | null;
+}
+
+/** The change types, each once, in the feed's order; host_new when not given. */
+function parseTypes(given: string | string[] | undefined): EventType[] {
+  if (given === undefined) return ['host_new'];
+  const list = (typeof given === 'string' ? given.split(',') : given).map((t) => String(t).trim()).filter(Boolean);
+  const unknown = list.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+  if (list.length === 0 || unknown.length > 0) {
+    throw new WebhookInputError(`types must be a list of ${EVENT_TYPES.join(', ')}`);
   }
-  return EVENT_TYPES.filter((t) => given.includes(t));
+  return EVENT_TYPES.filter((t) => list.includes(t));
 }
 
-/** The operator's webhooks: validated before anything is written. */
+/** The deliveries GET /webhooks/{id}/deliveries shows, newest first. */
+export const MAX_DELIVERIES_SHOWN = 100;
+
+/** Webhooks, the operator's and their owners': validated before anything is written. */
 @Injectable()
 export class WebhooksService {
   constructor(
     private readonly webhooks: WebhooksRepository,
     private readonly domains: DomainsRepository,
     private readonly platforms: PlatformsRepository,
+    private readonly env: Environment,
   ) {}
 
-  async add(input: AddWebhook): Promise<string> {
+  /** A webhook of the operator's (`owner` null, the CLI) or of a key's user; returns its id. */
+  async add(input: AddWebhook, owner: string | null = null): Promise<string> {
+    return (await this.create(input, owner)).webhook.id;
+  }
+
+  async create(input: AddWebhook, owner: string | null): Promise<CreatedWebhook> {
     let url: URL;
     try {
       url = new URL(input.url);
@@ -56,10 +73,10 @@ export class WebhooksService {
     }
     const format = (input.format ?? 'json') as WebhookFormat;
     if (!WEBHOOK_FORMATS.includes(format)) {
-      throw new WebhookInputError(`--format must be one of ${WEBHOOK_FORMATS.join(', ')}, got "${input.format}"`);
+      throw new WebhookInputError(`format must be one of ${WEBHOOK_FORMATS.join(', ')}, got "${input.format}"`);
     }
     const types = parseTypes(input.types);
-    if (input.platform && input.domain) throw new WebhookInputError('give --platform or --domain, not both');
+    if (input.platform && input.domain) throw new WebhookInputError('give a platform or a domain, not both');
     const problem = input.platform ? await this.platforms.unknownSlugProblem(input.platform) : null;
     if (problem) throw new WebhookInputError(problem);
     let domainId: number | null = null;
@@ -69,20 +86,60 @@ export class WebhooksService {
       domainId = domain.id;
     }
     if (input.secret !== undefined && input.secret.length < 16) {
-      throw new WebhookInputError('--secret must be at least 16 characters');
+      throw new WebhookInputError('the secret must be at least 16 characters');
     }
-    return this.webhooks.add({
+    const unreachable = await targetProblem(url, this.env.WEBHOOK_ALLOW_PRIVATE === 'on');
+    if (unreachable) throw new WebhookInputError(unreachable);
+    const secret =
+      input.secret ?? (input.makeSecret && format === 'json' ? randomBytes(24).toString('base64url') : null);
+    const id = await this.webhooks.add({
+      owner,
       url: url.href,
       platform: input.platform ?? null,
       domainId,
       format,
-      secret: input.secret ?? null,
+      secret,
       types,
     });
+    const [webhook] = (await this.webhooks.list(owner ?? undefined)).filter((w) => w.id === id);
+    return { webhook, secret };
   }
 
-  list(): Promise<WebhookRow[]> {
-    return this.webhooks.list();
+  /** Every webhook (the operator's view), or one owner's. */
+  list(owner?: string): Promise<WebhookRow[]> {
+    return this.webhooks.list(owner);
+  }
+
+  /** An owner's webhook; null when there is none with that id, or it is another user's. */
+  findOwned(id: string, owner: string): Promise<WebhookRow | null> {
+    return this.webhooks.findOwned(id, owner);
+  }
+
+  removeOwned(id: string, owner: string): Promise<boolean> {
+    return this.webhooks.removeOwned(id, owner);
+  }
+
+  deliveries(id: string): Promise<DeliveryRow[]> {
+    return this.webhooks.deliveries(id, MAX_DELIVERIES_SHOWN);
+  }
+
+  retry(id: string, deliveryId: string): Promise<DeliveryRow | null> {
+    return this.webhooks.retry(id, deliveryId);
+  }
+
+  /**
+   * Sends a test message now, in the webhook's format and signed as its deliveries are, and records it with
+   * them. The address is checked as at every delivery.
+   */
+  async test(webhook: WebhookRow): Promise<DeliveryRow> {
+    const deliveryId = randomUUID();
+    const body = renderTestPayload(webhook.format, deliveryId);
+    const secret = await this.webhooks.secretOf(webhook.id);
+    const result = await postWebhook(webhook.url, body, deliveryHeaders('test', deliveryId, secret, body), {
+      timeoutMs: this.env.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      allowPrivate: this.env.WEBHOOK_ALLOW_PRIVATE === 'on',
+    });
+    return this.webhooks.recordTest(webhook.id, deliveryId, result);
   }
 
   async remove(idOrUrl: string): Promise<string[]> {

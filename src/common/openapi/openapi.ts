@@ -35,6 +35,7 @@ const TAGS: [name: string, description: string][] = [
   ['Export', 'Hosts streamed as one txt, csv or json file'],
   ['Certificate Transparency', 'The Certificate Transparency logs the worker follows, and where each stands'],
   ['Events', 'Every change to the hosts (arrivals, hosts gone and back, DNS changes) as one feed on a cursor'],
+  ['Webhooks', "The key's user's webhooks: add, test, inspect their deliveries and send one again (write scope)"],
 ];
 
 /** The one header every response carries, declared once and referenced from each response. */

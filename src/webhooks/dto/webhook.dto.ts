@@ -1,0 +1,138 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { EVENT_TYPES, type EventType } from '../../events/dto/events.query.js';
+import { WEBHOOK_FORMATS, type WebhookFormat } from '../webhook-payload.js';
+
+const FORMAT =
+  'json: the event as JSON, signed with the secret (X-Subdomain-Monitor-Signature-256); slack, discord: the ' +
+  "service's incoming-webhook message";
+
+export class WebhookDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({
+    description:
+      'The URL, masked: its origin and at most the first word of its path. The whole URL (where chat services ' +
+      'keep their tokens) is shown once, in the answer that creates the webhook',
+    example: 'https://hooks.slack.com/services/…',
+  })
+  url: string;
+  @ApiProperty({ enum: WEBHOOK_FORMATS, description: FORMAT }) format: WebhookFormat;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Only the domains of this platform; null: all' })
+  platform: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Only this root domain; null: all' })
+  domain: string | null;
+  @ApiProperty({ enum: EVENT_TYPES, isArray: true, description: 'The change types it hears of' })
+  types: EventType[];
+  @ApiProperty({ description: 'Whether deliveries are signed (json webhooks with a secret)' }) signed: boolean;
+  @ApiProperty({
+    enum: ['active', 'failing', 'paused'],
+    description:
+      'failing: the last attempt failed; paused: attempts failed for 24 hours in a row, and none is made until a ' +
+      'retry (POST …/deliveries/{delivery_id}/retry) or a test delivery that gets through',
+  })
+  state: 'active' | 'failing' | 'paused';
+  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) last_attempt_at: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: "The endpoint's HTTP status at the last attempt" })
+  last_status: number | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Why the last attempt failed' })
+  last_error: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Failing since then' })
+  failing_since: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) paused_at: string | null;
+  @ApiProperty({ type: 'integer', description: 'Deliveries that got through' }) delivered: number;
+  @ApiProperty({ type: 'integer', description: 'Deliveries given up after their last attempt' }) given_up: number;
+}
+
+export class CreatedWebhookDto extends WebhookDto {
+  @ApiProperty({ description: 'The whole URL: shown this once only' }) declare url: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'The secret json deliveries are signed with (HMAC-SHA256 of the body, hex, after "sha256=") — made when ' +
+      'none is given. Shown this once only; null for chat formats',
+  })
+  secret: string | null;
+}
+
+export class CreateWebhookDto {
+  @ApiProperty({
+    description:
+      'An http or https URL. Refused when its host is or resolves to a loopback, private, link-local or other ' +
+      'special-use address (unless the service runs with WEBHOOK_ALLOW_PRIVATE=on); checked again at each delivery',
+    example: 'https://hooks.example.com/subdomain-monitor',
+    maxLength: 2048,
+  })
+  @MaxLength(2048, { message: 'url must be at most 2048 characters' })
+  @IsString({ message: 'url must be a string' })
+  @IsDefined({ message: 'url is required' })
+  url: string;
+
+  @ApiPropertyOptional({ enum: WEBHOOK_FORMATS, default: 'json', description: FORMAT })
+  @IsIn(WEBHOOK_FORMATS, { message: `format must be one of ${WEBHOOK_FORMATS.join(', ')}` })
+  @IsOptional()
+  format?: WebhookFormat;
+
+  @ApiPropertyOptional({ description: 'Only the domains of this platform (a slug)', example: 'hackerone' })
+  @IsString({ message: 'platform must be a string' })
+  @IsOptional()
+  platform?: string;
+
+  @ApiPropertyOptional({ description: 'Only this tracked root domain', example: 'example.com' })
+  @IsString({ message: 'domain must be a string' })
+  @IsOptional()
+  domain?: string;
+
+  @ApiPropertyOptional({
+    enum: EVENT_TYPES,
+    isArray: true,
+    default: ['host_new'],
+    description: 'The change types to hear of',
+  })
+  @ArrayMaxSize(EVENT_TYPES.length, { message: `types must hold at most ${EVENT_TYPES.length} types` })
+  @IsString({ each: true, message: 'types must be a list of strings' })
+  @IsArray({ message: 'types must be a list' })
+  @IsOptional()
+  types?: string[];
+
+  @ApiPropertyOptional({
+    description: 'The secret json deliveries are signed with, at least 16 characters; made when not given',
+    minLength: 16,
+    maxLength: 256,
+  })
+  @MaxLength(256, { message: 'secret must be at most 256 characters' })
+  @IsString({ message: 'secret must be a string' })
+  @IsOptional()
+  secret?: string;
+}
+
+export class DeliveryDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({
+    enum: ['new_hosts', 'host_events', 'test'],
+    description: 'new_hosts: new hosts of a scan or the CT logs; host_events: changes; test: a test delivery',
+  })
+  kind: string;
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'When it was queued' }) created_at: string;
+  @ApiProperty({ type: 'integer', description: 'Hosts or changes it tells of (0 for a test)' }) event_count: number;
+  @ApiProperty({
+    enum: ['pending', 'delivered', 'given_up'],
+    description: 'pending: not attempted yet, or to be attempted again at next_attempt_at',
+  })
+  status: string;
+  @ApiProperty({ type: 'integer' }) attempts: number;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) last_attempt_at: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: "The endpoint's HTTP status at the last attempt" })
+  http_status: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'How long the last attempt took, in milliseconds' })
+  duration_ms: number | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Why the last attempt failed: HTTP 5xx, timed out, ECONNREFUSED, private address refused, …',
+  })
+  error: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Pending: the next attempt' })
+  next_attempt_at: string | null;
+}
