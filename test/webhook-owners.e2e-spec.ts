@@ -219,6 +219,12 @@ describe('webhooks to private addresses', () => {
     expect(refused.body.error.message).toMatch(/WEBHOOK_ALLOW_PRIVATE=on/);
   });
 
+  it('refuses an email webhook while the service has no SMTP server', async () => {
+    const refused = await t.post('/webhooks', { url: 'mailto:a@example.com', format: 'email' }, alice);
+    expectError(refused, 400, 'invalid_body');
+    expect(refused.body.error.message).toBe('email webhooks need SMTP_URL and SMTP_FROM set on the service');
+  });
+
   it('refuses a private address again at delivery, when the name resolves there by then', async () => {
     // Added when its name resolved elsewhere: written as the service would have written it.
     const [{ id }] = await t.dataSource.query(

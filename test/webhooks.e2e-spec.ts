@@ -235,7 +235,7 @@ describe('webhooks', () => {
     expect(slack.text).toMatch(/^120 new hosts on eta\.com \(yeswehack\)\n```\n/);
     expect(slack.text).toMatch(/\n… and 95 more$/);
     const discord = JSON.parse(receiver.at('/eta-discord')[0].body);
-    expect(Object.keys(discord)).toEqual(['content']);
+    expect(discord.allowed_mentions).toEqual({ parse: [] });
     expect(discord.content.length).toBeLessThanOrEqual(2000);
     expect(discord.content).toMatch(/^120 new hosts on eta\.com \(yeswehack\)\n```\n[^`]+```\n… and \d+ more$/);
     for (const id of ids) await webhooks().remove(id);

@@ -10,6 +10,7 @@ interface AddOptions {
   format?: string;
   secret?: boolean;
   types?: string;
+  chatId?: string;
 }
 
 function rethrowInputError(e: unknown): never {
@@ -57,9 +58,17 @@ export class WebhooksAddCommand extends CommandRunner {
 
   @Option({
     flags: '--format <format>',
-    description: 'json (default): the hosts as JSON; slack or discord: a chat message for an incoming webhook',
+    description:
+      'json (default): the hosts as JSON; slack, discord or teams: a chat message for an incoming webhook; ' +
+      'telegram: a bot message (URL https://api.telegram.org/bot<token>, with --chat-id); email: a mail to ' +
+      'mailto:ADDRESS[,ADDRESS…] over SMTP_URL',
   })
   parseFormat(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--chat-id <id>', description: 'telegram: the chat, a number (-1001234567890) or @channelname' })
+  parseChatId(value: string): string {
     return value;
   }
 

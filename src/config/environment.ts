@@ -269,6 +269,20 @@ export class Environment extends ProbeEnvironment {
   )
   WEBHOOK_ALLOW_PRIVATE: OnOff = 'off';
 
+  @EnvVar(
+    'SMTP server email webhooks are sent through, smtp://user:password@host:587 (STARTTLS when offered) or ' +
+      'smtps://…:465; unset: no email webhooks.',
+    '(unset)',
+  )
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  @IsOptional()
+  SMTP_URL?: string;
+
+  @EnvVar('Sender address of email webhooks, such as "Subdomain Monitor <monitor@example.com>".', '(unset)')
+  @Matches(/^[^\r\n]*[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>?$/, { message: 'SMTP_FROM must be an email address' })
+  @IsOptional()
+  SMTP_FROM?: string;
+
   @EnvVar('Hours between scheduled scans of an enabled domain.', '24')
   @Transform(toInt)
   @Min(1)
@@ -482,7 +496,8 @@ export class Environment extends ProbeEnvironment {
   @EnvVar(
     'Public base URL of the service (e.g. https://monitor.example.com): the OpenAPI document names its servers ' +
       'PUBLIC_URL/api/v1 and PUBLIC_URL/api/public/v1 (unset: the relative /api/v1 and /api/public/v1), and ' +
-      'sign-in links start with it (unset: http://HOST:PORT).',
+      'sign-in links start with it (unset: http://HOST:PORT), and webhook messages for people link back to it ' +
+      '(unset: no link).',
     '(derived from HOST and PORT)',
   )
   @IsOptional()

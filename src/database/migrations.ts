@@ -18,6 +18,7 @@ import { WebhookEventTypes1765200000000 } from '../../migrations/1765200000000-W
 import { ScopeRules1765300000000 } from '../../migrations/1765300000000-ScopeRules.js';
 import { ImportedScopeRules1765400000000 } from '../../migrations/1765400000000-ImportedScopeRules.js';
 import { OwnedWebhooks1765500000000 } from '../../migrations/1765500000000-OwnedWebhooks.js';
+import { WebhookChannels1765600000000 } from '../../migrations/1765600000000-WebhookChannels.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -39,6 +40,7 @@ export const MIGRATIONS = [
   ScopeRules1765300000000,
   ImportedScopeRules1765400000000,
   OwnedWebhooks1765500000000,
+  WebhookChannels1765600000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -4,14 +4,14 @@ import { Shutdown } from '../common/shutdown.js';
 import { Environment } from '../config/environment.js';
 import { toEventDto } from '../events/dto/event.dto.js';
 import { NewHostSignal } from '../stream/new-host-signal.js';
-import { postWebhook } from './webhook-http.js';
 import {
-  deliveryHeaders,
   MAX_HOSTS_PER_DELIVERY,
+  type Outgoing,
   renderEventsPayload,
   renderPayload,
   renderTestPayload,
 } from './webhook-payload.js';
+import { WebhookSender } from './webhook-sender.js';
 import { type ClaimedDelivery, WebhooksRepository } from './webhooks.repository.js';
 
 /** How often the worker looks for due deliveries (retries, and scans finished in other processes). */
@@ -49,6 +49,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
     private readonly webhooks: WebhooksRepository,
     private readonly signal: NewHostSignal,
     private readonly shutdown: Shutdown,
+    private readonly sender: WebhookSender,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -140,34 +141,29 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
     this.attempts.set(delivery.id, attempt);
   }
 
-  /** The body of a delivery: the new hosts it tells of, or the changes it gathered. */
-  private async body(delivery: ClaimedDelivery): Promise<string> {
-    if (delivery.kind === 'test') return renderTestPayload(delivery.format, delivery.id);
-    const about = { deliveryId: delivery.id, domain: delivery.domain, platform: delivery.platform };
+  /** What a delivery sends: the new hosts it tells of, or the changes it gathered. */
+  private async outgoing(delivery: ClaimedDelivery): Promise<Outgoing> {
+    const options = { publicUrl: this.env.PUBLIC_URL, chatId: delivery.chat_id };
+    if (delivery.kind === 'test') return renderTestPayload(delivery.format, delivery.id, options);
+    const about = {
+      deliveryId: delivery.id,
+      domain: delivery.domain,
+      platform: delivery.platform,
+      program: delivery.program,
+    };
     if (delivery.kind === 'host_events') {
       const events = await this.webhooks.eventsOf(delivery, MAX_HOSTS_PER_DELIVERY);
-      return renderEventsPayload(delivery.format, {
-        ...about,
-        eventCount: delivery.new_count,
-        events: events.map(toEventDto),
-      });
+      const batch = { ...about, eventCount: delivery.new_count, events: events.map(toEventDto) };
+      return renderEventsPayload(delivery.format, batch, options);
     }
     const hosts = await this.webhooks.newHostsOf(delivery, MAX_HOSTS_PER_DELIVERY);
-    return renderPayload(delivery.format, { ...about, scanId: delivery.scan_id, newCount: delivery.new_count, hosts });
+    const batch = { ...about, scanId: delivery.scan_id, newCount: delivery.new_count, hosts };
+    return renderPayload(delivery.format, batch, options);
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const body = await this.body(delivery);
-    const result = await postWebhook(
-      delivery.url,
-      body,
-      deliveryHeaders(delivery.kind, delivery.id, delivery.secret, body),
-      {
-        timeoutMs: this.env.WEBHOOK_TIMEOUT_SECONDS * 1000,
-        signal: this.stopping.signal,
-        allowPrivate: this.env.WEBHOOK_ALLOW_PRIVATE === 'on',
-      },
-    );
+    const outgoing = await this.outgoing(delivery);
+    const result = await this.sender.send(delivery, delivery.kind, delivery.id, outgoing, this.stopping.signal);
     if (!result.ok && this.stopping.signal.aborted) return this.webhooks.release(delivery);
     const retry =
       result.ok || delivery.attempts >= this.env.WEBHOOK_MAX_ATTEMPTS

@@ -3,8 +3,19 @@ import { stripControlCharacters } from '../common/validation/control-characters.
 import type { HostEventDto } from '../events/dto/event.dto.js';
 import type { DnsAnswerDto, HttpChangeDto, TakeoverDto, WildcardZoneDto } from '../intel/dto/dns.dto.js';
 
-export const WEBHOOK_FORMATS = ['json', 'slack', 'discord'] as const;
+export const WEBHOOK_FORMATS = ['json', 'slack', 'discord', 'teams', 'telegram', 'email'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+/** What a delivery sends: an HTTP body (every format but email), or a mail. */
+export type Outgoing = { body: string } | { subject: string; text: string };
+
+/** Where a message points back to, and where a Telegram message goes. */
+export interface MessageOptions {
+  /** PUBLIC_URL, when it is set: messages link to the domain's new-host feed there. */
+  publicUrl?: string;
+  /** Telegram's chat_id. */
+  chatId?: string | null;
+}
 
 /** The most hosts (or changes) one delivery lists; `new_count` (`event_count`) always tells how many there are. */
 export const MAX_HOSTS_PER_DELIVERY = 1000;
@@ -12,8 +23,8 @@ export const MAX_HOSTS_PER_DELIVERY = 1000;
 const CHAT_TITLE = 60;
 /** Lines of hosts a chat message lists before "… and N more". */
 const CHAT_LINES = 25;
-/** Discord refuses a message over 2,000 characters. */
-const DISCORD_MAX = 2000;
+/** The longest message each chat service takes, in characters (Discord 2,000, Telegram 4,096). */
+const MAX_CHARS: Partial<Record<WebhookFormat, number>> = { discord: 2000, telegram: 4096 };
 
 export const SIGNATURE_HEADER = 'x-subdomain-monitor-signature-256';
 export const DELIVERY_HEADER = 'x-subdomain-monitor-delivery';
@@ -25,59 +36,162 @@ export interface NewHostsBatch {
   scanId: string | null;
   domain: string;
   platform: string;
+  program?: string | null;
   newCount: number;
   hosts: { host: string; first_seen_at: string }[];
 }
 
-/** The body of one delivery in a webhook's format. */
-export function renderPayload(format: WebhookFormat, batch: NewHostsBatch): string {
+/** One delivery of new hosts in a webhook's format. */
+export function renderPayload(format: WebhookFormat, batch: NewHostsBatch, options: MessageOptions = {}): Outgoing {
   if (format === 'json') {
-    return JSON.stringify({
-      event: 'new_hosts',
-      delivery_id: batch.deliveryId,
-      source: batch.scanId === null ? 'ct' : 'scan',
-      scan_id: batch.scanId,
-      domain: batch.domain,
-      platform: batch.platform,
-      new_count: batch.newCount,
-      hosts: batch.hosts,
-      truncated: batch.hosts.length < batch.newCount,
-    });
+    return {
+      body: JSON.stringify({
+        event: 'new_hosts',
+        delivery_id: batch.deliveryId,
+        source: batch.scanId === null ? 'ct' : 'scan',
+        scan_id: batch.scanId,
+        domain: batch.domain,
+        platform: batch.platform,
+        new_count: batch.newCount,
+        hosts: batch.hosts,
+        truncated: batch.hosts.length < batch.newCount,
+      }),
+    };
   }
-  const text = chatText(batch, format === 'discord' ? DISCORD_MAX : Infinity);
-  return JSON.stringify(format === 'slack' ? { text } : { content: text });
+  const noun = batch.newCount === 1 ? 'host' : 'hosts';
+  const from = batch.scanId === null ? ', from the CT logs' : '';
+  return renderMessage(
+    format,
+    {
+      head: `${batch.newCount} new ${noun} on ${batch.domain} (${about(batch)})${from}`,
+      lines: batch.hosts.map((h) => h.host),
+      total: batch.newCount,
+      link: feedLink(options, batch.domain),
+    },
+    options,
+  );
 }
 
 export interface HostEventsBatch {
   deliveryId: string;
   domain: string;
   platform: string;
+  program?: string | null;
   eventCount: number;
   events: HostEventDto[];
 }
 
-/** The body of a delivery of changes (types other than host_new) in a webhook's format. */
-export function renderEventsPayload(format: WebhookFormat, batch: HostEventsBatch): string {
+/** A delivery of changes (types other than host_new) in a webhook's format. */
+export function renderEventsPayload(
+  format: WebhookFormat,
+  batch: HostEventsBatch,
+  options: MessageOptions = {},
+): Outgoing {
   if (format === 'json') {
-    return JSON.stringify({
-      event: 'host_events',
-      delivery_id: batch.deliveryId,
-      domain: batch.domain,
-      platform: batch.platform,
-      event_count: batch.eventCount,
-      events: batch.events,
-      truncated: batch.events.length < batch.eventCount,
-    });
+    return {
+      body: JSON.stringify({
+        event: 'host_events',
+        delivery_id: batch.deliveryId,
+        domain: batch.domain,
+        platform: batch.platform,
+        event_count: batch.eventCount,
+        events: batch.events,
+        truncated: batch.events.length < batch.eventCount,
+      }),
+    };
   }
   const noun = batch.eventCount === 1 ? 'change' : 'changes';
-  const head = `${batch.eventCount} ${noun} on ${batch.domain} (${batch.platform})`;
-  const text = chatMessage(
-    head,
-    batch.events.map(eventLine),
-    batch.eventCount,
-    format === 'discord' ? DISCORD_MAX : Infinity,
+  return renderMessage(
+    format,
+    {
+      head: `${batch.eventCount} ${noun} on ${batch.domain} (${about(batch)})`,
+      lines: batch.events.map(eventLine),
+      total: batch.eventCount,
+      link: options.publicUrl
+        ? `${options.publicUrl.replace(/\/+$/, '')}/api/v1/events?domain=${batch.domain}`
+        : undefined,
+    },
+    options,
   );
-  return JSON.stringify(format === 'slack' ? { text } : { content: text });
+}
+
+/** A message for people: a head line, up to CHAT_LINES lines of `total` ("… and N more"), and a link back. */
+interface Message {
+  head: string;
+  lines: string[];
+  total: number;
+  link?: string;
+}
+
+/** "hackerone, program Acme": the platform, and the program when the domain has one. */
+function about(batch: { platform: string; program?: string | null }): string {
+  return batch.program ? `${batch.platform}, program ${batch.program}` : batch.platform;
+}
+
+function feedLink(options: MessageOptions, domain: string): string | undefined {
+  return options.publicUrl
+    ? `${options.publicUrl.replace(/\/+$/, '')}/api/v1/domains/${domain}/subdomains/new`
+    : undefined;
+}
+
+/**
+ * A message in a chat service's documented incoming-webhook payload, or a mail. What a name may hold that a
+ * service would act on is neutralised: Slack's `<`, `>` and `&` (mentions such as <!channel>) are escaped, Discord
+ * is told to ping nobody, and Telegram gets plain text (no parse_mode).
+ */
+function renderMessage(format: Exclude<WebhookFormat, 'json'>, m: Message, options: MessageOptions): Outgoing {
+  const fenced = format === 'slack' || format === 'discord';
+  const text = (max: number) => messageText(m, max, fenced);
+  switch (format) {
+    case 'slack':
+      return {
+        body: JSON.stringify({
+          text: text(Infinity).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+        }),
+      };
+    case 'discord':
+      return { body: JSON.stringify({ content: text(MAX_CHARS.discord!), allowed_mentions: { parse: [] } }) };
+    case 'telegram':
+      return {
+        body: JSON.stringify({
+          chat_id: options.chatId,
+          text: text(MAX_CHARS.telegram!),
+          disable_web_page_preview: true,
+        }),
+      };
+    case 'teams':
+      return { body: JSON.stringify(teamsCard(m)) };
+    case 'email':
+      return { subject: m.head, text: text(Infinity) };
+  }
+}
+
+/**
+ * A Teams message as a Workflows "post to a channel when a webhook request is received" flow takes it: an
+ * Adaptive Card, with the head in bold, the lines in monospace, and the link as an action.
+ */
+function teamsCard(m: Message) {
+  const { shown, more } = fit(m, Infinity, (lines) => lines.join('\n').length);
+  return {
+    type: 'message',
+    attachments: [
+      {
+        contentType: 'application/vnd.microsoft.card.adaptive',
+        contentUrl: null,
+        content: {
+          $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+          type: 'AdaptiveCard',
+          version: '1.4',
+          body: [
+            { type: 'TextBlock', text: m.head, weight: 'Bolder', wrap: true },
+            { type: 'TextBlock', text: m.lines.slice(0, shown).join('\n\n'), fontType: 'Monospace', wrap: true },
+            ...(more > 0 ? [{ type: 'TextBlock', text: `… and ${more} more`, isSubtle: true }] : []),
+          ],
+          ...(m.link ? { actions: [{ type: 'Action.OpenUrl', title: 'Open in Subdomain Monitor', url: m.link }] } : {}),
+        },
+      },
+    ],
+  };
 }
 
 /**
@@ -118,12 +232,12 @@ export function eventLine(e: HostEventDto): string {
   }
 }
 
-/** The body of a test delivery, which its owner asks for: it names no host. */
-export function renderTestPayload(format: WebhookFormat, deliveryId: string): string {
+/** A test delivery, which its owner asks for: it names no host. */
+export function renderTestPayload(format: WebhookFormat, deliveryId: string, options: MessageOptions = {}): Outgoing {
   if (format === 'json') {
-    return JSON.stringify({ event: 'test', delivery_id: deliveryId, message: TEST_MESSAGE });
+    return { body: JSON.stringify({ event: 'test', delivery_id: deliveryId, message: TEST_MESSAGE }) };
   }
-  return JSON.stringify(format === 'slack' ? { text: TEST_MESSAGE } : { content: TEST_MESSAGE });
+  return renderMessage(format, { head: TEST_MESSAGE, lines: [], total: 0 }, options);
 }
 
 const TEST_MESSAGE = 'A test delivery from Subdomain Monitor: this webhook reaches you.';
@@ -147,9 +261,11 @@ export function deliveryHeaders(
 
 /**
  * A webhook URL as it is shown after its creation: its origin and, when it is a plain word (`services`, `api`),
- * the first segment of its path; the rest, where the services keep their tokens, is left out.
+ * the first segment of its path; the rest, where the services keep their tokens, is left out. An email
+ * webhook's mailto: URL holds no secret and is shown whole.
  */
 export function maskUrl(text: string): string {
+  if (text.startsWith('mailto:')) return text;
   const url = new URL(text);
   const [first, ...rest] = url.pathname.split('/').filter(Boolean);
   const shown = first && /^[a-z_-]{1,24}$/i.test(first) ? first : first ? '…' : '';
@@ -161,26 +277,20 @@ export function signature(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-function chatText(batch: NewHostsBatch, max: number): string {
-  const noun = batch.newCount === 1 ? 'host' : 'hosts';
-  const from = batch.scanId === null ? ', from the CT logs' : '';
-  const head = `${batch.newCount} new ${noun} on ${batch.domain} (${batch.platform})${from}`;
-  return chatMessage(
-    head,
-    batch.hosts.map((h) => h.host),
-    batch.newCount,
-    max,
-  );
+/** How many of a message's lines fit within `max` characters, as `size` measures the text they make. */
+function fit(m: Message, max: number, size: (lines: string[], more: number) => number) {
+  let shown = Math.min(m.lines.length, CHAT_LINES);
+  while (shown > 0 && size(m.lines.slice(0, shown), m.total - shown) > max) shown--;
+  return { shown, more: m.total - shown };
 }
 
-/** A head line and up to CHAT_LINES lines of `total` in a code block, with "… and N more", within `max` characters. */
-function chatMessage(head: string, all: string[], total: number, max: number): string {
-  let shown = Math.min(all.length, CHAT_LINES);
-  for (;;) {
-    const more = total - shown;
-    const lines = all.slice(0, shown);
-    const text = `${head}\n\`\`\`\n${lines.join('\n')}\n\`\`\`${more > 0 ? `\n… and ${more} more` : ''}`;
-    if (text.length <= max || shown === 0) return text.slice(0, max);
-    shown--;
-  }
+/** The head line, up to CHAT_LINES lines (in a code block for Slack and Discord), "… and N more", the link. */
+function messageText(m: Message, max: number, fenced: boolean): string {
+  const build = (lines: string[], more: number) => {
+    const block =
+      lines.length === 0 ? '' : fenced ? `\n\`\`\`\n${lines.join('\n')}\n\`\`\`` : `\n\n${lines.join('\n')}`;
+    return `${m.head}${block}${more > 0 ? `\n… and ${more} more` : ''}${m.link ? `\n${m.link}` : ''}`;
+  };
+  const { shown, more } = fit(m, max, (lines, rest) => build(lines, rest).length);
+  return build(m.lines.slice(0, shown), more).slice(0, max);
 }

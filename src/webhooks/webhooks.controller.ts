@@ -67,7 +67,8 @@ export class WebhooksController {
   @ApiErrors('invalid_body', 'payload_too_large')
   async create(@CurrentKey() key: AuthenticatedKey, @Body() body: CreateWebhookDto) {
     try {
-      const { webhook, secret } = await this.webhooks.create({ ...body, makeSecret: true }, key.userId);
+      const { chat_id: chatId, ...rest } = body;
+      const { webhook, secret } = await this.webhooks.create({ ...rest, chatId, makeSecret: true }, key.userId);
       return envelope({ ...toDto(webhook), url: webhook.url, secret });
     } catch (e) {
       throw e instanceof WebhookInputError ? new ApiError('invalid_body', e.message) : e;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains/domains.module.js';
 import { PlatformsModule } from '../platforms/platforms.module.js';
 import { WebhookDeliveryService } from './webhook-delivery.service.js';
+import { WebhookSender } from './webhook-sender.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -9,8 +10,8 @@ import { WebhooksService } from './webhooks.service.js';
 /** Registering webhooks (the CLI's, and the API's for their owners): see WebhookDeliveryModule for delivering them. */
 @Module({
   imports: [DomainsModule, PlatformsModule],
-  providers: [WebhooksRepository, WebhooksService],
-  exports: [WebhooksRepository, WebhooksService],
+  providers: [WebhooksRepository, WebhooksService, WebhookSender],
+  exports: [WebhooksRepository, WebhooksService, WebhookSender],
 })
 export class WebhooksModule {}
 

@@ -21,6 +21,8 @@ export interface NewWebhook {
   secret: string | null;
   /** The change types it hears of; host_new is the new hosts of scans and the CT log follower. */
   types: EventType[];
+  /** Telegram's chat id. */
+  chatId: string | null;
 }
 
 export interface WebhookRow {
@@ -83,8 +85,11 @@ export interface ClaimedDelivery {
   url: string;
   format: WebhookFormat;
   secret: string | null;
+  /** Telegram's chat id. */
+  chat_id: string | null;
   domain: string;
   platform: string;
+  program: string | null;
   /** New hosts, or for host_events the events it gathered. */
   new_count: number;
 }
@@ -154,9 +159,18 @@ export class WebhooksRepository {
   async add(webhook: NewWebhook): Promise<string> {
     const [row] = await rows<{ id: string }>(
       this.db,
-      `INSERT INTO webhooks (url, platform_slug, domain_id, format, secret, types, owner)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [webhook.url, webhook.platform, webhook.domainId, webhook.format, webhook.secret, webhook.types, webhook.owner],
+      `INSERT INTO webhooks (url, platform_slug, domain_id, format, secret, types, owner, chat_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+      [
+        webhook.url,
+        webhook.platform,
+        webhook.domainId,
+        webhook.format,
+        webhook.secret,
+        webhook.types,
+        webhook.owner,
+        webhook.chatId,
+      ],
     );
     return row.id;
   }
@@ -183,10 +197,14 @@ export class WebhooksRepository {
     return row ?? null;
   }
 
-  /** The secret a webhook signs with, for a test delivery. */
-  async secretOf(id: string): Promise<string | null> {
-    const [row] = await rows<{ secret: string | null }>(this.db, `SELECT secret FROM webhooks WHERE id = $1`, [id]);
-    return row?.secret ?? null;
+  /** What a test delivery needs beyond the row: the secret it is signed with, and Telegram's chat id. */
+  async sendingOf(id: string): Promise<{ secret: string | null; chat_id: string | null }> {
+    const [row] = await rows<{ secret: string | null; chat_id: string | null }>(
+      this.db,
+      `SELECT secret, chat_id FROM webhooks WHERE id = $1`,
+      [id],
+    );
+    return row ?? { secret: null, chat_id: null };
   }
 
   /** Removes webhooks by id or URL (with their pending deliveries); returns the ids removed. */
@@ -307,14 +325,15 @@ export class WebhooksRepository {
        )
        SELECT t.id, t.kind, ${isoSql('t.lease_until')} AS lease_until, t.webhook_id, t.scan_id, t.attempts, w.url,
               w.format,
-              w.secret, d.id AS domain_id, d.domain, d.platform_slug AS platform,
+              w.secret, w.chat_id, d.id AS domain_id, coalesce(d.domain, '') AS domain,
+              coalesce(d.platform_slug, '') AS platform, d.program,
               ${isoSql('t.window_from')} AS window_from, ${isoSql('t.window_to')} AS window_to,
               coalesce(s.new_count - (SELECT count(*) FROM hosts h
                                         JOIN host_intel k ON k.host_id = h.id AND (k.wildcard OR k.out_of_scope)
                                        WHERE h.domain_id = s.domain_id AND h.first_seen_at >= s.started_at)::int,
                        t.new_count) AS new_count
          FROM taken t JOIN webhooks w ON w.id = t.webhook_id LEFT JOIN scans s ON s.id = t.scan_id
-         JOIN domains d ON d.id = coalesce(s.domain_id, t.domain_id)`,
+         LEFT JOIN domains d ON d.id = coalesce(s.domain_id, t.domain_id)`,
       [limit, leaseSeconds, gatherSeconds],
     );
   }

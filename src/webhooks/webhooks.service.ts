@@ -4,8 +4,9 @@ import { Environment } from '../config/environment.js';
 import { DomainsRepository } from '../domains/domains.repository.js';
 import { EVENT_TYPES, type EventType } from '../events/dto/events.query.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
-import { postWebhook, targetProblem } from './webhook-http.js';
-import { deliveryHeaders, renderTestPayload, WEBHOOK_FORMATS, type WebhookFormat } from './webhook-payload.js';
+import { targetProblem } from './webhook-http.js';
+import { renderTestPayload, WEBHOOK_FORMATS, type WebhookFormat } from './webhook-payload.js';
+import { mailRecipients, WebhookSender } from './webhook-sender.js';
 import { type DeliveryRow, type WebhookRow, WebhooksRepository } from './webhooks.repository.js';
 
 /** A bad argument from an operator; the CLI prints its message alone. */
@@ -19,6 +20,8 @@ export interface AddWebhook {
   secret?: string;
   /** Change types (EVENT_TYPES): a comma list (the CLI's) or a list (the API's); host_new alone when not given. */
   types?: string | string[];
+  /** Telegram's chat: a numeric id (-100…) or @channelname. */
+  chatId?: string;
   /** A secret is made for a json webhook given none (the API's: shown once, in the answer that creates it). */
   makeSecret?: boolean;
 }
@@ -40,6 +43,13 @@ function parseTypes(given: string | string[] | undefined): EventType[] {
   return EVENT_TYPES.filter((t) => list.includes(t));
 }
 
+/** Telegram's chat_id: a (negative, for groups and channels) number, or a public channel's @name. */
+const TELEGRAM_CHAT = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$/;
+/** An address as an email webhook takes it: no display name, no spaces, no quoting. */
+const MAIL_ADDRESS =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const MAX_RECIPIENTS = 10;
+
 /** The deliveries GET /webhooks/{id}/deliveries shows, newest first. */
 export const MAX_DELIVERIES_SHOWN = 100;
 
@@ -51,6 +61,7 @@ export class WebhooksService {
     private readonly domains: DomainsRepository,
     private readonly platforms: PlatformsRepository,
     private readonly env: Environment,
+    private readonly sender: WebhookSender,
   ) {}
 
   /** A webhook of the operator's (`owner` null, the CLI) or of a key's user; returns its id. */
@@ -59,21 +70,16 @@ export class WebhooksService {
   }
 
   async create(input: AddWebhook, owner: string | null): Promise<CreatedWebhook> {
-    let url: URL;
-    try {
-      url = new URL(input.url);
-    } catch {
-      throw new WebhookInputError(`"${input.url}" is not a URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new WebhookInputError(`the URL must be http or https, not ${url.protocol.replace(':', '')}`);
-    }
-    if (url.username || url.password) {
-      throw new WebhookInputError('the URL must not hold a user name or password; use --secret to authenticate');
-    }
     const format = (input.format ?? 'json') as WebhookFormat;
     if (!WEBHOOK_FORMATS.includes(format)) {
       throw new WebhookInputError(`format must be one of ${WEBHOOK_FORMATS.join(', ')}, got "${input.format}"`);
+    }
+    const url = format === 'email' ? this.mailUrl(input.url) : await this.httpUrl(input.url);
+    if (format === 'telegram' && !TELEGRAM_CHAT.test(input.chatId ?? '')) {
+      throw new WebhookInputError('a telegram webhook needs a chat id: a number (-1001234567890) or @channelname');
+    }
+    if (format !== 'telegram' && input.chatId !== undefined) {
+      throw new WebhookInputError('a chat id is for telegram webhooks only');
     }
     const types = parseTypes(input.types);
     if (input.platform && input.domain) throw new WebhookInputError('give a platform or a domain, not both');
@@ -88,21 +94,54 @@ export class WebhooksService {
     if (input.secret !== undefined && input.secret.length < 16) {
       throw new WebhookInputError('the secret must be at least 16 characters');
     }
-    const unreachable = await targetProblem(url, this.env.WEBHOOK_ALLOW_PRIVATE === 'on');
-    if (unreachable) throw new WebhookInputError(unreachable);
     const secret =
       input.secret ?? (input.makeSecret && format === 'json' ? randomBytes(24).toString('base64url') : null);
     const id = await this.webhooks.add({
       owner,
-      url: url.href,
+      url,
       platform: input.platform ?? null,
       domainId,
       format,
       secret,
       types,
+      chatId: format === 'telegram' ? input.chatId! : null,
     });
     const [webhook] = (await this.webhooks.list(owner ?? undefined)).filter((w) => w.id === id);
     return { webhook, secret };
+  }
+
+  /** An http(s) URL with no credentials, whose host is no private address (unless WEBHOOK_ALLOW_PRIVATE=on). */
+  private async httpUrl(text: string): Promise<string> {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new WebhookInputError(`"${text}" is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new WebhookInputError(`the URL must be http or https, not ${url.protocol.replace(':', '')}`);
+    }
+    if (url.username || url.password) {
+      throw new WebhookInputError('the URL must not hold a user name or password; use --secret to authenticate');
+    }
+    const unreachable = await targetProblem(url, this.env.WEBHOOK_ALLOW_PRIVATE === 'on');
+    if (unreachable) throw new WebhookInputError(unreachable);
+    return url.href;
+  }
+
+  /** mailto:one@example.com[,two@example.com…], up to MAX_RECIPIENTS addresses; needs SMTP_URL and SMTP_FROM. */
+  private mailUrl(text: string): string {
+    if (!/^mailto:/i.test(text)) throw new WebhookInputError("an email webhook's URL is mailto:ADDRESS[,ADDRESS…]");
+    const to = mailRecipients(text);
+    if (to.length === 0 || to.length > MAX_RECIPIENTS || !to.every((a) => MAIL_ADDRESS.test(a))) {
+      throw new WebhookInputError(
+        `an email webhook goes to 1 to ${MAX_RECIPIENTS} addresses: mailto:a@example.com,b@example.com`,
+      );
+    }
+    if (!this.env.SMTP_URL || !this.env.SMTP_FROM) {
+      throw new WebhookInputError('email webhooks need SMTP_URL and SMTP_FROM set on the service');
+    }
+    return `mailto:${to.join(',')}`;
   }
 
   /** Every webhook (the operator's view), or one owner's. */
@@ -133,12 +172,9 @@ export class WebhooksService {
    */
   async test(webhook: WebhookRow): Promise<DeliveryRow> {
     const deliveryId = randomUUID();
-    const body = renderTestPayload(webhook.format, deliveryId);
-    const secret = await this.webhooks.secretOf(webhook.id);
-    const result = await postWebhook(webhook.url, body, deliveryHeaders('test', deliveryId, secret, body), {
-      timeoutMs: this.env.WEBHOOK_TIMEOUT_SECONDS * 1000,
-      allowPrivate: this.env.WEBHOOK_ALLOW_PRIVATE === 'on',
-    });
+    const { secret, chat_id } = await this.webhooks.sendingOf(webhook.id);
+    const outgoing = renderTestPayload(webhook.format, deliveryId, { publicUrl: this.env.PUBLIC_URL, chatId: chat_id });
+    const result = await this.sender.send({ ...webhook, secret }, 'test', deliveryId, outgoing);
     return this.webhooks.recordTest(webhook.id, deliveryId, result);
   }
 

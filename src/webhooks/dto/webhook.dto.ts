@@ -5,7 +5,9 @@ import { WEBHOOK_FORMATS, type WebhookFormat } from '../webhook-payload.js';
 
 const FORMAT =
   'json: the event as JSON, signed with the secret (X-Subdomain-Monitor-Signature-256); slack, discord: the ' +
-  "service's incoming-webhook message";
+  "service's incoming-webhook message; teams: an Adaptive Card for a Teams Workflows webhook; telegram: the Bot " +
+  "API sendMessage (url https://api.telegram.org/bot<token>, with chat_id); email: a mail over the service's " +
+  'SMTP server (url mailto:a@example.com[,b@example.com…])';
 
 export class WebhookDto {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -59,8 +61,9 @@ export class CreatedWebhookDto extends WebhookDto {
 export class CreateWebhookDto {
   @ApiProperty({
     description:
-      'An http or https URL. Refused when its host is or resolves to a loopback, private, link-local or other ' +
-      'special-use address (unless the service runs with WEBHOOK_ALLOW_PRIVATE=on); checked again at each delivery',
+      'An http or https URL (email: mailto:ADDRESS[,ADDRESS…], up to 10). Refused when its host is or resolves ' +
+      'to a loopback, private, link-local or other special-use address (unless the service runs with ' +
+      'WEBHOOK_ALLOW_PRIVATE=on); checked again at each delivery',
     example: 'https://hooks.example.com/subdomain-monitor',
     maxLength: 2048,
   })
@@ -95,6 +98,16 @@ export class CreateWebhookDto {
   @IsArray({ message: 'types must be a list' })
   @IsOptional()
   types?: string[];
+
+  @ApiPropertyOptional({
+    description: 'Telegram only, and required there: the chat, a number (-1001234567890) or @channelname',
+    example: '-1001234567890',
+    maxLength: 40,
+  })
+  @MaxLength(40, { message: 'chat_id must be at most 40 characters' })
+  @IsString({ message: 'chat_id must be a string' })
+  @IsOptional()
+  chat_id?: string;
 
   @ApiPropertyOptional({
     description: 'The secret json deliveries are signed with, at least 16 characters; made when not given',
