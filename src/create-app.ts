@@ -57,7 +57,14 @@ function parseAccountForm(
       Object.assign(new Error('Unsupported Media Type'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }),
     );
   }
-  done(null, Object.fromEntries(new URLSearchParams(body.toString())));
+  // A name given more than once (a group of checkboxes) keeps every value, in order.
+  // No prototype: a field named __proto__ is a field like any other.
+  const form = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of new URLSearchParams(body.toString())) {
+    const had = form[name];
+    form[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+  }
+  done(null, form);
 }
 
 /**

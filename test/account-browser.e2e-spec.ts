@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { describeInBrowser, launchChromium, withScreenshot } from './fixtures/browser.js';
 import {
@@ -7,12 +8,14 @@ import {
   startBuiltServer,
 } from './fixtures/built-server.js';
 import { runCli } from './fixtures/cli.js';
+import { Receiver } from './fixtures/webhook-receiver.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
  * The account page in a real browser (see fixtures/browser.ts): owners sign in, create a key that is shown
- * once, use it against the API, revoke it; a second owner sees and revokes nothing of the first's.
+ * once, use it against the API, revoke it; a second owner sees and revokes nothing of the first's. Owners add,
+ * test, inspect and remove their webhooks (to a loopback receiver).
  * ACCOUNT_SCREENSHOT=path writes the README's picture of the page.
  */
 describeInBrowser('the account page in Chromium', () => {
@@ -20,6 +23,7 @@ describeInBrowser('the account page in Chromium', () => {
   let server: BuiltServer;
   let browser: Browser;
   let page: Page | undefined;
+  let receiver: Receiver;
   const users: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -38,8 +42,10 @@ describeInBrowser('the account page in Chromium', () => {
     }
     server = await startBuiltServer({ ...db.env, WORKER: 'off' });
     browser = await launchChromium();
+    receiver = await new Receiver().start();
   }, 60_000);
   afterAll(async () => {
+    await receiver?.close();
     await browser?.close();
     await server?.stop();
     await db?.close();
@@ -148,6 +154,77 @@ describeInBrowser('the account page in Chromium', () => {
         expect((await me(key)).status).toBe(200);
         await alice.goto(`${server.baseUrl}/account`);
         expect(await alice.locator('tr[data-key=desktop]').textContent()).not.toContain('Revoked');
+      },
+    ),
+    60_000,
+  );
+
+  it(
+    'adds a webhook shown once, sends it a signed test, lists its deliveries and sends one again, and removes it',
+    withScreenshot(
+      () => page,
+      'account-webhooks',
+      async () => {
+        const alice = await signIn('alice@example.com', 'Alice');
+        expect(await alice.locator('#webhooks').textContent()).toContain('You have no webhooks yet');
+        const url = `${receiver.url}/alice-hook/T0123/token-in-path`;
+
+        // A URL of another scheme is refused with the reason, nothing added.
+        await alice.fill('#webhook-url', 'ftp://files.example/');
+        await Promise.all([alice.waitForLoadState(), alice.click('text=Add webhook')]);
+        expect(await alice.locator('#webhooks [role=alert]').textContent()).toContain('must be http or https');
+
+        await alice.fill('#webhook-url', url);
+        await alice.selectOption('#webhook-format', 'json');
+        await alice.check('input[name=types][value=dns_changed]');
+        await Promise.all([alice.waitForLoadState(), alice.click('text=Add webhook')]);
+        expect(await alice.inputValue('#new-webhook-url')).toBe(url);
+        const secret = await alice.inputValue('#new-webhook-secret');
+        expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
+
+        // Listed with its URL masked; neither the token in its path nor its secret is shown again.
+        await alice.goto(`${server.baseUrl}/account`);
+        const row = alice.locator('tr[data-webhook]');
+        expect(await row.locator('td').first().textContent()).toBe(`${receiver.url}/alice-hook/…`);
+        expect(await row.locator('td').nth(3).textContent()).toContain('host_new, dns_changed');
+        const html = await alice.content();
+        expect(html).not.toContain('token-in-path');
+        expect(html).not.toContain(secret);
+
+        await Promise.all([alice.waitForLoadState(), row.locator('button', { hasText: 'Send test' }).click()]);
+        expect(await alice.locator('[data-tested]').getAttribute('data-tested')).toBe('delivered');
+        expect(await alice.locator('[data-tested]').textContent()).toMatch(/delivered \(HTTP 204, \d+ ms\)/);
+        const [sent] = receiver.at('/alice-hook/T0123/token-in-path');
+        expect(JSON.parse(sent.body)).toMatchObject({ event: 'test' });
+        expect(sent.headers['x-subdomain-monitor-signature-256']).toBe(
+          `sha256=${createHmac('sha256', secret).update(sent.body).digest('hex')}`,
+        );
+
+        // Its deliveries, and one sent again.
+        await alice.click('tr.deliveries summary');
+        const delivery = alice.locator('tr[data-delivery]');
+        expect(await delivery.locator('td.outcome').textContent()).toMatch(/^delivered \(HTTP 204, \d+ ms\)$/);
+        await Promise.all([
+          alice.waitForURL(`${server.baseUrl}/account#webhooks`),
+          delivery.locator('button', { hasText: 'Send again' }).click(),
+        ]);
+        await alice.click('tr.deliveries summary');
+        // No worker runs in this server: the delivery waits, pending.
+        expect(await alice.locator('tr[data-delivery] td.outcome').textContent()).toMatch(/^pending/);
+
+        // Another owner sees none of it, and cannot remove it.
+        const removeAction = await row.locator('form', { hasText: 'Remove' }).getAttribute('action');
+        const bob = await signIn('bob@example.com', 'Bob');
+        expect(await bob.locator('#webhooks').textContent()).toContain('You have no webhooks yet');
+        const forged = await forge(bob, removeAction as string, true);
+        expect([forged.status, forged.text.includes('You have no webhook with this id')]).toEqual([404, true]);
+
+        const again = await signIn('alice@example.com', 'Alice');
+        await Promise.all([
+          again.waitForURL(`${server.baseUrl}/account#webhooks`),
+          again.locator('tr[data-webhook] button', { hasText: 'Remove' }).click(),
+        ]);
+        expect(await again.locator('#webhooks').textContent()).toContain('You have no webhooks yet');
       },
     ),
     60_000,

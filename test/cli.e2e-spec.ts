@@ -227,12 +227,12 @@ describe('operator CLI', () => {
     );
     expect(slack.code).toBe(0);
     expect(
-      await t.dataSource.query(`SELECT url, platform_slug, format, secret, types FROM webhooks ORDER BY created_at`),
+      await t.dataSource.query(`SELECT url, platforms, format, secret, types FROM webhooks ORDER BY created_at`),
     ).toEqual([
-      { url: 'https://hooks.example.net/in', platform_slug: null, format: 'json', secret, types: ['host_new'] },
+      { url: 'https://hooks.example.net/in', platforms: null, format: 'json', secret, types: ['host_new'] },
       {
         url: 'https://hooks.slack.example/services/T1/B2/chat-secret',
-        platform_slug: 'bugcrowd',
+        platforms: ['bugcrowd'],
         format: 'slack',
         secret: null,
         types: ['http_changed', 'takeover_candidate'],
@@ -256,7 +256,8 @@ describe('operator CLI', () => {
       [['https://x.example/', '--format', 'xml'], /format must be one of json, slack, discord/],
       [['https://x.example/', '--platform', 'nope'], /unknown platform "nope"/],
       [['https://x.example/', '--domain', 'untracked.com'], /untracked\.com is not a tracked domain/],
-      [['https://x.example/', '--domain', 'hooked.com', '--platform', 'hackerone'], /not both/],
+      [['https://x.example/', '--scope', 'some'], /scope must be one of in, out, all/],
+      [['https://x.example/', '--resolving-only'], /resolving only needs a digest/],
       [['https://x.example/', '--types', 'dns_changed,everything'], /types must be a list of host_new, /],
     ] as const) {
       const refused = await cli('webhooks', 'add', ...args);

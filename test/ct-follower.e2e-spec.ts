@@ -398,8 +398,8 @@ describe("webhooks of the follower's hosts", () => {
     await seedDomain(t, { domain: 'example.com', platform: 'hackerone' });
     await seedDomain(t, { domain: 'other.org', platform: 'bugcrowd' });
     const webhooks = t.app.get(WebhooksService);
-    await webhooks.add({ url: `${receiver.url}/json`, domain: 'example.com' });
-    await webhooks.add({ url: `${receiver.url}/slack`, platform: 'hackerone', format: 'slack' });
+    await webhooks.add({ url: `${receiver.url}/json`, domains: 'example.com' });
+    await webhooks.add({ url: `${receiver.url}/slack`, platforms: 'hackerone', format: 'slack' });
   });
 
   afterAll(async () => {

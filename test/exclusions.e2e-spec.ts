@@ -162,7 +162,7 @@ describe('exclusion rules', () => {
     expect(one).toMatchObject({ host: 'new.dev.scope.test', in_scope: false });
   });
 
-  it('keeps out-of-scope hosts out of the bulk feed, /events, the stream and webhooks by default', async () => {
+  it('keeps out-of-scope hosts out of the bulk feed, the export, /events, the stream and webhooks by default', async () => {
     const ours = (list: string[]) => list.filter((h) => h.endsWith('.scope.test')).sort();
     const bulk = async (query: string) =>
       ours(names(await hosts(`/platforms/hackerone/subdomains?limit=10000&active=false${query}`)));
@@ -170,6 +170,14 @@ describe('exclusion rules', () => {
     const excluded = await outOfScope();
     expect(await bulk('')).toEqual(inScope);
     expect(await bulk('&scope=out')).toEqual(excluded);
+    const exported = async (query: string) => {
+      const res = await t.get(`/export?domain=scope.test&format=txt${query}`, read);
+      expect(res.status).toBe(200);
+      return res.text.split('\n').filter(Boolean).sort();
+    };
+    expect(await exported('')).toEqual(inScope);
+    expect(await exported('&host_scope=out')).toEqual(excluded);
+    expect(await exported('&host_scope=all&scope=all')).toEqual([...inScope, ...excluded].sort());
     const arrivals = async (query: string) =>
       ((await t.get(`/events?domain=scope.test&type=host_new&limit=1000${query}`, read)).body.data as Host[])
         .map((e) => e.host)
@@ -177,7 +185,7 @@ describe('exclusion rules', () => {
     expect(await arrivals('')).toEqual(inScope);
     expect(await arrivals('&scope=all')).toEqual([...inScope, ...excluded].sort());
 
-    await t.app.get(WebhooksService).add({ url: `${receiver.url}/scope`, domain: 'scope.test' });
+    await t.app.get(WebhooksService).add({ url: `${receiver.url}/scope`, domains: 'scope.test' });
     const url = `${t.baseUrl}/api/v1/subdomains/stream?domain=scope.test`;
     const shown = await SseClient.open(url, read);
     const hidden = await SseClient.open(`${url}&scope=out`, read);
@@ -231,7 +239,9 @@ describe('exclusion rules', () => {
     const res = await t.post('/domains/slow.test/exclusions', { pattern: 're:^(a|aa)+$' }, write);
     expect([res.status, res.body.meta]).toEqual([201, { hosts_moved: 0 }]);
     // A webhook of scope_changed hears of the move.
-    await t.app.get(WebhooksService).add({ url: `${receiver.url}/moves`, domain: 'slow.test', types: 'scope_changed' });
+    await t.app
+      .get(WebhooksService)
+      .add({ url: `${receiver.url}/moves`, domains: 'slow.test', types: 'scope_changed' });
     const nested = await t.post('/domains/slow.test/exclusions', { pattern: 're:^(a+)+\\.' }, write);
     expect([nested.status, nested.body.meta]).toEqual([201, { hosts_moved: 1 }]);
     const [moved] = await waitFor('the delivery', () =>

@@ -199,9 +199,9 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
   it('sends webhooks the change types they subscribe to, as /events shows them, and new hosts to host_new', async () => {
     await scannedDomain('hooked.test');
     const hooks = t.app.get(WebhooksService);
-    await hooks.add({ url: `${receiver.url}/changes`, domain: 'hooked.test', types: 'host_gone,dns_changed' });
-    await hooks.add({ url: `${receiver.url}/chat`, domain: 'hooked.test', types: 'dns_changed', format: 'slack' });
-    await hooks.add({ url: `${receiver.url}/new`, domain: 'hooked.test' });
+    await hooks.add({ url: `${receiver.url}/changes`, domains: 'hooked.test', types: 'host_gone,dns_changed' });
+    await hooks.add({ url: `${receiver.url}/chat`, domains: 'hooked.test', types: 'dns_changed', format: 'slack' });
+    await hooks.add({ url: `${receiver.url}/new`, domains: 'hooked.test' });
     const before = await walk('domain=hooked.test');
     dns.records.delete('a.hooked.test');
     dns.aaaa.delete('a.hooked.test');
@@ -407,7 +407,7 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     const domain = await seedDomain(t, { domain: 'busy.test', platform: 'bugcrowd', nextScanAt: LATER });
     const hook = await t.app
       .get(WebhooksService)
-      .add({ url: `${receiver.url}/busy`, domain: 'busy.test', types: 'dns_changed' });
+      .add({ url: `${receiver.url}/busy`, domains: 'busy.test', types: 'dns_changed' });
     const writers = Array.from({ length: 4 }, async (_, w) => {
       for (let i = 0; i < 12; i++) {
         await t.dataSource.transaction(async (m) => {

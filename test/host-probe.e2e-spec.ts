@@ -144,6 +144,21 @@ describe('the HTTP probe', () => {
       ]);
     });
 
+    it('resolves a host out of scope but never probes it', async () => {
+      await seedDomain(t, { domain: 'skip.test', nextScanAt: new Date(Date.now() + 86_400_000) });
+      const write = bearer(await t.token(['read', 'write']));
+      expect((await t.post('/domains/skip.test/exclusions', { pattern: 'hidden.skip.test' }, write)).status).toBe(201);
+      for (const host of ['shown.skip.test', 'hidden.skip.test']) dns.records.set(host, ['127.0.0.1']);
+      await scan(t, 'skip.test', ['shown.skip.test', 'hidden.skip.test']);
+      const rows = (await t.get('/domains/skip.test/subdomains?scope=all', write)).body.data as (Row & {
+        dns: { status: string } | null;
+      })[];
+      const byHost = Object.fromEntries(rows.map((r) => [r.host, r]));
+      expect(byHost['shown.skip.test'].http).toMatchObject({ listening: true });
+      expect(byHost['hidden.skip.test'].dns).toMatchObject({ status: 'resolved' });
+      expect(byHost['hidden.skip.test'].http).toBeNull();
+    });
+
     it('exports the extra fields asked for: ips, cname, status, title, in each format', async () => {
       dns.records.set('exp.probe.test', ['127.0.0.1']);
       dns.aaaa.set('exp.probe.test', ['::1']);

@@ -38,7 +38,7 @@ describe('webhook channels', () => {
     owner = bearer(await t.token(['read', 'write']));
     await seedDomain(t, { domain: 'chan.test', platform: 'hackerone', program: PROGRAM });
     const add = async (body: object) => {
-      const res = await t.post('/webhooks', { domain: 'chan.test', ...body }, owner);
+      const res = await t.post('/webhooks', { domains: ['chan.test'], ...body }, owner);
       expect(res.status).toBe(201);
     };
     await add({ url: `${receiver.url}/slack`, format: 'slack' });

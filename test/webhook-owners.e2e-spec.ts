@@ -101,7 +101,7 @@ describe('webhooks of their owners', () => {
       [{ url: 'ftp://x.example/' }, /must be http or https/],
       [{ url: `${receiver.url}/x`, format: 'xml' }, /format must be one of/],
       [{ url: `${receiver.url}/x`, types: ['everything'] }, /types must be a list of host_new/],
-      [{ url: `${receiver.url}/x`, domain: 'untracked.example' }, /is not a tracked domain/],
+      [{ url: `${receiver.url}/x`, domains: ['untracked.example'] }, /is not a tracked domain/],
       [{ url: `${receiver.url}/x`, secret: 'short' }, /at least 16 characters/],
     ] as const) {
       const refused = await create(body);
@@ -136,7 +136,7 @@ describe('webhooks of their owners', () => {
 
   it('lists the deliveries of real scans, retries one on request, and pauses an endpoint failing for 24 hours', async () => {
     await seedDomain(t, { domain: 'owned.test', platform: 'hackerone' });
-    const { id } = (await create({ url: `${receiver.url}/owned`, domain: 'owned.test' })).body.data as Webhook;
+    const { id } = (await create({ url: `${receiver.url}/owned`, domains: ['owned.test'] })).body.data as Webhook;
     await scanThroughApi(t, crt, alice, 'owned.test', ['a.owned.test', 'b.owned.test']);
     await waitFor('the delivery', () => (receiver.at('/owned').length > 0 ? true : undefined));
     await settle();

@@ -51,7 +51,7 @@ describe('webhooks', () => {
 
   it('delivers exactly the new hosts of a scan once, signed, and nothing after a scan without new hosts', async () => {
     await seedDomain(t, { domain: 'acme.com', platform: 'hackerone' });
-    const id = await webhooks().add({ url: `${receiver.url}/acme`, domain: 'acme.com', secret });
+    const id = await webhooks().add({ url: `${receiver.url}/acme`, domains: 'acme.com', secret });
     await scan('acme.com', ['www.acme.com', 'api.acme.com', 'mail.acme.com']);
     await waitFor('the delivery', () => (receiver.at('/acme').length > 0 ? true : undefined));
     await settle();
@@ -100,7 +100,7 @@ describe('webhooks', () => {
 
   it('retries a failing endpoint with back-off and records each attempt', async () => {
     await seedDomain(t, { domain: 'flaky.com', platform: 'bugcrowd' });
-    const id = await webhooks().add({ url: `${receiver.url}/flaky`, domain: 'flaky.com' });
+    const id = await webhooks().add({ url: `${receiver.url}/flaky`, domains: 'flaky.com' });
     receiver.statuses.set('/flaky', [503]);
     await scan('flaky.com', ['a.flaky.com', 'b.flaky.com']);
     await waitFor('the first attempt', () => (receiver.at('/flaky').length > 0 ? true : undefined));
@@ -130,7 +130,7 @@ describe('webhooks', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as { port: number }).port;
     await new Promise((resolve) => closed.close(resolve));
-    const id = await webhooks().add({ url: `http://127.0.0.1:${port}/gone`, domain: 'dead.com' });
+    const id = await webhooks().add({ url: `http://127.0.0.1:${port}/gone`, domains: 'dead.com' });
 
     const started = Date.now();
     await scan('dead.com', ['x.dead.com']);
@@ -164,8 +164,8 @@ describe('webhooks', () => {
     await seedDomain(t, { domain: 'fast.com', platform: 'hackerone' });
     receiver.delaysMs.set('/slow', slowMs);
     const ids = [
-      await webhooks().add({ url: `${receiver.url}/slow`, domain: 'slow.com' }),
-      await webhooks().add({ url: `${receiver.url}/fast`, domain: 'fast.com' }),
+      await webhooks().add({ url: `${receiver.url}/slow`, domains: 'slow.com' }),
+      await webhooks().add({ url: `${receiver.url}/fast`, domains: 'fast.com' }),
     ];
     const state = () =>
       JSON.stringify(
@@ -214,9 +214,9 @@ describe('webhooks', () => {
     await seedDomain(t, { domain: 'zeta.com', platform: 'intigriti' });
     await seedDomain(t, { domain: 'eta.com', platform: 'yeswehack' });
     const ids = [
-      await webhooks().add({ url: `${receiver.url}/intigriti`, platform: 'intigriti' }),
-      await webhooks().add({ url: `${receiver.url}/eta-slack`, domain: 'eta.com', format: 'slack' }),
-      await webhooks().add({ url: `${receiver.url}/eta-discord`, domain: 'eta.com', format: 'discord' }),
+      await webhooks().add({ url: `${receiver.url}/intigriti`, platforms: 'intigriti' }),
+      await webhooks().add({ url: `${receiver.url}/eta-slack`, domains: 'eta.com', format: 'slack' }),
+      await webhooks().add({ url: `${receiver.url}/eta-discord`, domains: 'eta.com', format: 'discord' }),
     ];
     await scan('zeta.com', ['a.zeta.com']);
     const many = Array.from({ length: 120 }, (_, i) => `host-${String(i).padStart(3, '0')}-with-a-long-label.eta.com`);
@@ -246,7 +246,7 @@ describe('webhooks', () => {
     await deliveries().beforeApplicationShutdown();
     await seedDomain(t, { domain: 'lease.com', platform: 'hackerone' });
     await scan('lease.com', ['l.lease.com']);
-    const id = await webhooks().add({ url: `${receiver.url}/lease`, domain: 'lease.com' });
+    const id = await webhooks().add({ url: `${receiver.url}/lease`, domains: 'lease.com' });
     await t.dataSource.query(
       `INSERT INTO webhook_deliveries (webhook_id, scan_id)
        SELECT $1, s.id FROM scans s JOIN domains d ON d.id = s.domain_id WHERE d.domain = 'lease.com'`,

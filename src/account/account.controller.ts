@@ -9,7 +9,18 @@ import type { SessionUser } from './account.repository.js';
 import { AccountError, AccountService, randomToken, sameSecret, SESSION_DAYS } from './account.service.js';
 import { AccountPageFilter } from './account-page.filter.js';
 import { ACCOUNT_CSS, ACCOUNT_JS } from './assets.js';
-import { accountPage, type CreatedKey, type PageUser, signInPage } from './pages.js';
+import { UUID } from '../common/validation/param.pipes.js';
+import { WebhookInputError, WebhooksService } from '../webhooks/webhooks.service.js';
+import { maskUrl } from '../webhooks/webhook-payload.js';
+import type { WebhookRow } from '../webhooks/webhooks.repository.js';
+import {
+  type AccountExtras,
+  accountPage,
+  DELIVERIES_SHOWN,
+  type PageUser,
+  signInPage,
+  type WebhooksView,
+} from './pages.js';
 import { sendPage } from './respond.js';
 
 const SESSION_COOKIE = 'sm_session';
@@ -35,6 +46,7 @@ export class AccountController {
 
   constructor(
     private readonly account: AccountService,
+    private readonly webhooks: WebhooksService,
     env: Environment,
   ) {
     this.publicOrigin = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined;
@@ -95,12 +107,72 @@ export class AccountController {
     const name = field(request.body, 'name') ?? '';
     const scope = field(request.body, 'scope');
     if (scope !== 'read' && scope !== 'write') {
-      return sendPage(reply, 400, await this.render(user, undefined, 'Choose the read or the read and write scope.'));
+      return sendPage(reply, 400, await this.render(user, { problem: 'Choose the read or the read and write scope.' }));
     }
     const scopes: Scope[] = scope === 'write' ? ['read', 'write'] : ['read'];
     const result = await this.account.createKey(user.user_id, name, scopes);
-    if ('problem' in result) return sendPage(reply, 400, await this.render(user, undefined, result.problem));
-    sendPage(reply, 201, await this.render(user, { name: name.trim(), token: result.token }));
+    if ('problem' in result) return sendPage(reply, 400, await this.render(user, { problem: result.problem }));
+    sendPage(reply, 201, await this.render(user, { created: { name: name.trim(), token: result.token } }));
+  }
+
+  /** Adds a webhook of the user's, as POST /api/v1/webhooks does; its whole URL and secret are shown this once. */
+  @Post('webhooks')
+  async createWebhook(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const user = await this.formUser(request);
+    const body = (request.body ?? {}) as Form;
+    const list = (name: string) => field(body, name)?.trim() || undefined;
+    const types = body.types === undefined ? [] : ([] as unknown[]).concat(body.types).map(String);
+    const digest = list('digest_minutes');
+    try {
+      const { webhook, secret } = await this.webhooks.create(
+        {
+          url: field(body, 'url')?.trim() ?? '',
+          format: field(body, 'format'),
+          chatId: list('chat_id'),
+          platforms: list('platforms'),
+          domains: list('domains'),
+          types: types.length ? types : ['host_new'],
+          scope: field(body, 'scope'),
+          digestMinutes: digest === undefined ? undefined : Number(digest),
+          resolvingOnly: field(body, 'resolving_only') === 'on',
+          makeSecret: true,
+        },
+        user.user_id,
+      );
+      sendPage(reply, 201, await this.render(user, {}, { created: { url: webhook.url, secret } }));
+    } catch (e) {
+      if (!(e instanceof WebhookInputError)) throw e;
+      sendPage(reply, 400, await this.render(user, {}, { problem: e.message }));
+    }
+  }
+
+  @Post('webhooks/:id/test')
+  async testWebhook(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string) {
+    const user = await this.formUser(request);
+    const webhook = await this.ownedWebhook(user, id);
+    const delivery = await this.webhooks.test(webhook);
+    sendPage(reply, 200, await this.render(user, {}, { tested: { url: maskUrl(webhook.url), delivery } }));
+  }
+
+  @Post('webhooks/:id/remove')
+  async removeWebhook(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string) {
+    const user = await this.formUser(request);
+    await this.ownedWebhook(user, id);
+    await this.webhooks.removeOwned(id, user.user_id);
+    this.redirect(reply, '/account#webhooks');
+  }
+
+  @Post('webhooks/:id/deliveries/:delivery/retry')
+  async retryDelivery(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+    @Param('delivery') deliveryId: string,
+  ) {
+    const user = await this.formUser(request);
+    await this.ownedWebhook(user, id);
+    if (!UUID.test(deliveryId) || !(await this.webhooks.retry(id, deliveryId))) throw this.noWebhook();
+    this.redirect(reply, '/account#webhooks');
   }
 
   @Post('tokens/:id/revoke')
@@ -164,9 +236,34 @@ export class AccountController {
     );
   }
 
-  private async render(user: SessionUser, created?: CreatedKey, problem?: string): Promise<string> {
+  private async render(
+    user: SessionUser,
+    keys: Omit<AccountExtras, 'webhooks'> = {},
+    webhooks: Omit<WebhooksView, 'webhooks'> = {},
+  ): Promise<string> {
     const pageUser: PageUser = { email: user.email, name: user.name, csrf: user.csrf_token };
-    return accountPage(pageUser, await this.account.listKeys(user.user_id), created, problem);
+    const own = await this.webhooks.list(user.user_id);
+    const withDeliveries = await Promise.all(
+      own.map(async (webhook) => ({
+        webhook,
+        deliveries: (await this.webhooks.deliveries(webhook.id)).slice(0, DELIVERIES_SHOWN),
+      })),
+    );
+    return accountPage(pageUser, await this.account.listKeys(user.user_id), {
+      ...keys,
+      webhooks: { ...webhooks, webhooks: withDeliveries },
+    });
+  }
+
+  /** The user's webhook: another user's, or none, is a 404 as for keys. */
+  private async ownedWebhook(user: SessionUser, id: string): Promise<WebhookRow> {
+    const webhook = UUID.test(id) ? await this.webhooks.findOwned(id.toLowerCase(), user.user_id) : null;
+    if (!webhook) throw this.noWebhook();
+    return webhook;
+  }
+
+  private noWebhook(): AccountError {
+    return new AccountError(404, 'Not found', 'You have no webhook with this id.');
   }
 
   private asset(reply: FastifyReply, type: string, body: string): void {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
 import { UsersModule } from '../users/users.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { AccountController } from './account.controller.js';
 import { AccountRepository } from './account.repository.js';
 import { AccountService } from './account.service.js';
@@ -12,12 +13,16 @@ export const ACCOUNT_PATHS = [
   'account/sign-out',
   'account/tokens',
   'account/tokens/:id/revoke',
+  'account/webhooks',
+  'account/webhooks/:id/test',
+  'account/webhooks/:id/remove',
+  'account/webhooks/:id/deliveries/:delivery/retry',
   'account/account.css',
   'account/account.js',
 ];
 
 @Module({
-  imports: [AuthModule, UsersModule],
+  imports: [AuthModule, UsersModule, WebhooksModule],
   controllers: [AccountController],
   providers: [AccountRepository, AccountService],
 })

@@ -14,7 +14,7 @@ section { background: var(--card); border: 1px solid var(--line); border-radius:
 h1 { font-size: 1.4rem; margin: 0 0 1rem; } h2 { font-size: 1.1rem; margin: 0 0 .75rem; }
 p.muted, .muted { color: var(--muted); }
 label { display: block; font-weight: 500; margin: .75rem 0 .25rem; }
-input[type=text], input[type=email], input[type=password] { width: 100%; max-width: 28rem; padding: .5rem .6rem;
+input[type=text], input[type=email], input[type=password], input[type=number], select { width: 100%; max-width: 28rem; padding: .5rem .6rem;
   border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); font: inherit; }
 fieldset { border: 0; padding: 0; margin: .75rem 0; } fieldset label { display: inline; font-weight: 400; margin-right: 1rem; }
 button { font: inherit; padding: .45rem .9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent);
@@ -30,6 +30,9 @@ code, .secret { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, mono
 .revoked td { color: var(--muted); } .revoked .name { text-decoration: line-through; }
 .notice { border-radius: 6px; padding: .75rem 1rem; margin: 0 0 1rem; border: 1px solid var(--warn-line); background: var(--warn-bg); }
 .error { border-color: var(--danger); }
+.badge.warn { border-color: var(--warn-line); background: var(--warn-bg); }
+tr.deliveries td { border-bottom: 1px solid var(--line); padding-top: 0; } details summary { cursor: pointer; color: var(--muted); }
+td form { display: inline-block; margin-right: .25rem; }
 .secret-row { display: flex; gap: .5rem; align-items: center; } .secret-row input { max-width: 34rem; }
 `;
 

@@ -1,4 +1,7 @@
 import type { ApiKeyEntity } from '../auth/api-key.entity.js';
+import { EVENT_TYPES } from '../events/dto/events.query.js';
+import { maskUrl, WEBHOOK_FORMATS } from '../webhooks/webhook-payload.js';
+import type { DeliveryRow, WebhookRow } from '../webhooks/webhooks.repository.js';
 import { type Html, html } from './html.js';
 
 export interface PageUser {
@@ -62,7 +65,199 @@ export interface CreatedKey {
   token: string;
 }
 
-export function accountPage(user: PageUser, keys: ApiKeyEntity[], created?: CreatedKey, problem?: string): string {
+/** A webhook just made: its whole URL and its secret, shown this once. */
+export interface CreatedWebhook {
+  url: string;
+  secret: string | null;
+}
+
+/** The webhooks section: the user's webhooks with their last deliveries, and what the last form did. */
+export interface WebhooksView {
+  webhooks: { webhook: WebhookRow; deliveries: DeliveryRow[] }[];
+  created?: CreatedWebhook;
+  /** The outcome of a test delivery just sent. */
+  tested?: { url: string; delivery: DeliveryRow };
+  problem?: string;
+}
+
+/** Deliveries each webhook shows on the page (the API lists 100). */
+export const DELIVERIES_SHOWN = 10;
+
+/** A table with a head row of `headers` and the rows given. */
+function table(headers: string[], rows: Html[]): Html {
+  return html`<table>
+    <thead>
+      <tr>
+        ${headers.map((h) => html`<th>${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
+}
+
+const isoWhen = (iso: string | null) => (iso ? `${iso.replace('T', ' ').slice(0, 16)} UTC` : '—');
+
+function outcome(d: DeliveryRow): string {
+  const answer = d.error ?? (d.http_status !== null ? `HTTP ${d.http_status}` : '');
+  const took = d.duration_ms !== null ? `, ${d.duration_ms} ms` : '';
+  return `${d.status.replace('_', ' ')}${answer ? ` (${answer}${took})` : ''}`;
+}
+
+function webhooksSection(user: PageUser, view: WebhooksView): Html {
+  const rows = view.webhooks.map(
+    ({ webhook: w, deliveries }) =>
+      html`<tr data-webhook="${w.id}">
+          <td><code>${maskUrl(w.url)}</code></td>
+          <td>${w.format}</td>
+          <td>
+            ${w.domains?.join(', ') ?? (w.platforms ? w.platforms.join(', ') : 'all domains')}
+            ${w.scope !== 'in' ? html`<span class="badge">scope ${w.scope}</span>` : ''}
+            ${w.digest_minutes ? html`<span class="badge">digest ${w.digest_minutes} min</span>` : ''}
+          </td>
+          <td>${w.types.join(', ')}</td>
+          <td class="state">
+            ${w.paused_at ? html`<span class="badge warn">paused</span>` : w.failing_since ? 'failing' : 'active'}
+            <span class="muted">${w.last_status ?? w.last_error ?? ''}</span>
+          </td>
+          <td>
+            <form method="post" action="/account/webhooks/${w.id}/test">
+              <input type="hidden" name="_csrf" value="${user.csrf}" />
+              <button class="link" type="submit">Send test</button>
+            </form>
+            <form method="post" action="/account/webhooks/${w.id}/remove">
+              <input type="hidden" name="_csrf" value="${user.csrf}" />
+              <button class="danger" type="submit" aria-label="Remove ${maskUrl(w.url)}">Remove</button>
+            </form>
+          </td>
+        </tr>
+        <tr class="deliveries" data-deliveries="${w.id}">
+          <td colspan="6">
+            <details>
+              <summary>Last deliveries (${deliveries.length})</summary>
+              ${
+                deliveries.length
+                  ? html`<table>
+                      <tbody>
+                        ${deliveries.map(
+                          (d) =>
+                            html`<tr data-delivery="${d.id}">
+                              <td>${isoWhen(d.created_at)}</td>
+                              <td>${d.kind.replace('_', ' ')}</td>
+                              <td>${d.event_count}</td>
+                              <td class="outcome">${outcome(d)}</td>
+                              <td>
+                                <form method="post" action="/account/webhooks/${w.id}/deliveries/${d.id}/retry">
+                                  <input type="hidden" name="_csrf" value="${user.csrf}" />
+                                  <button class="link" type="submit">Send again</button>
+                                </form>
+                              </td>
+                            </tr>`,
+                        )}
+                      </tbody>
+                    </table>`
+                  : html`<p class="muted">None yet.</p>`
+              }
+            </details>
+          </td>
+        </tr>`,
+  );
+  return html`<section id="webhooks">
+    <h1>Your webhooks</h1>
+    ${
+      view.created
+        ? html`<p class="notice" role="alert">
+              Webhook added. Copy its URL and secret now: this is the only time they are shown.
+            </p>
+            <label for="new-webhook-url">URL</label>
+            <input id="new-webhook-url" class="secret" type="text" readonly value="${view.created.url}" />
+            ${
+              view.created.secret
+                ? html`<label for="new-webhook-secret">Signing secret</label>
+                    <div class="secret-row">
+                      <input
+                        id="new-webhook-secret"
+                        class="secret"
+                        type="text"
+                        readonly
+                        value="${view.created.secret}"
+                      />
+                      <button type="button" data-copy="new-webhook-secret" hidden>Copy</button>
+                    </div>`
+                : ''
+            }`
+        : ''
+    }
+    ${
+      view.tested
+        ? html`<p class="notice" role="status" data-tested="${view.tested.delivery.status}">
+            Test to <code>${view.tested.url}</code>: ${outcome(view.tested.delivery)}
+          </p>`
+        : ''
+    }
+    ${
+      view.webhooks.length
+        ? table(['URL', 'Format', 'For', 'Types', 'State', ''], rows)
+        : html`<p class="muted">You have no webhooks yet.</p>`
+    }
+    <h2>Add a webhook</h2>
+    ${view.problem ? html`<p class="notice error" role="alert">${view.problem}</p>` : ''}
+    <form method="post" action="/account/webhooks">
+      <input type="hidden" name="_csrf" value="${user.csrf}" />
+      <label for="webhook-url">URL</label>
+      <input
+        id="webhook-url"
+        name="url"
+        type="text"
+        required
+        maxlength="2048"
+        placeholder="https://hooks.slack.com/services/… or mailto:you@example.com"
+      />
+      <label for="webhook-format">Format</label>
+      <select id="webhook-format" name="format">
+        ${WEBHOOK_FORMATS.map((f) => html`<option value="${f}">${f}</option>`)}
+      </select>
+      <label for="webhook-chat">Telegram chat id</label>
+      <input id="webhook-chat" name="chat_id" type="text" maxlength="40" placeholder="-1001234567890 (telegram only)" />
+      <label for="webhook-platforms">Platforms</label>
+      <input id="webhook-platforms" name="platforms" type="text" placeholder="all, or: hackerone, bugcrowd" />
+      <label for="webhook-domains">Domains</label>
+      <input id="webhook-domains" name="domains" type="text" placeholder="all, or: example.com, example.org" />
+      <fieldset>
+        <legend class="muted">Changes to hear of</legend>
+        ${EVENT_TYPES.map(
+          (type) =>
+            html`<label
+              ><input type="checkbox" name="types" value="${type}" ${type === 'host_new' ? 'checked' : ''} />
+              ${type}</label
+            >`,
+        )}
+      </fieldset>
+      <label for="webhook-scope">Scope</label>
+      <select id="webhook-scope" name="scope">
+        <option value="in">in scope</option>
+        <option value="out">out of scope only</option>
+        <option value="all">all</option>
+      </select>
+      <label for="webhook-digest">Digest every … minutes</label>
+      <input id="webhook-digest" name="digest_minutes" type="number" min="1" max="10080" placeholder="as they come" />
+      <fieldset>
+        <label><input type="checkbox" name="resolving_only" value="on" /> digests: resolving hosts only</label>
+      </fieldset>
+      <button type="submit">Add webhook</button>
+    </form>
+  </section>`;
+}
+
+export interface AccountExtras {
+  created?: CreatedKey;
+  problem?: string;
+  webhooks: WebhooksView;
+}
+
+export function accountPage(user: PageUser, keys: ApiKeyEntity[], extras: AccountExtras): string {
+  const { created, problem } = extras;
   const rows = keys.map(
     (k) =>
       html`<tr class="${k.revokedAt ? 'revoked' : ''}" data-key="${k.name}">
@@ -114,21 +309,7 @@ export function accountPage(user: PageUser, keys: ApiKeyEntity[], created?: Crea
         <h1>Your API keys</h1>
         ${
           keys.length
-            ? html`<table>
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Scopes</th>
-                    <th>Key</th>
-                    <th>Created</th>
-                    <th>Last used</th>
-                    <th></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>`
+            ? table(['Name', 'Scopes', 'Key', 'Created', 'Last used', ''], rows)
             : html`<p class="muted">You have no keys yet.</p>`
         }
       </section>
@@ -146,7 +327,8 @@ export function accountPage(user: PageUser, keys: ApiKeyEntity[], created?: Crea
           </fieldset>
           <button type="submit">Create key</button>
         </form>
-      </section>`,
+      </section>
+      ${webhooksSection(user, extras.webhooks)}`,
     user,
   );
 }

@@ -11,6 +11,9 @@ interface AddOptions {
   secret?: boolean;
   types?: string;
   chatId?: string;
+  scope?: string;
+  digestMinutes?: number;
+  resolvingOnly?: boolean;
 }
 
 function rethrowInputError(e: unknown): never {
@@ -38,20 +41,22 @@ export class WebhooksAddCommand extends CommandRunner {
           ? `--secret takes no value: give the secret on standard input, e.g. printf '%s\\n' "$SECRET" | cli webhooks add URL --secret`
           : 'webhooks add takes one URL',
       );
-    const { secret: signed, ...rest } = options;
+    const { secret: signed, platform, domain, ...rest } = options;
     const secret = signed ? await readNewSecret('secret') : undefined;
-    const id = await this.webhooks.add({ url: args[0], ...rest, secret }).catch(rethrowInputError);
+    const id = await this.webhooks
+      .add({ url: args[0], ...rest, platforms: platform, domains: domain, secret })
+      .catch(rethrowInputError);
     const scope = options.domain ?? (options.platform ? `platform ${options.platform}` : 'every domain');
     this.out.note(`Added webhook ${id} for ${scope} (${options.format ?? 'json'}${signed ? ', signed' : ''}).`);
     this.out.line(id);
   }
 
-  @Option({ flags: '--platform <slug>', description: 'Only scans of this platform’s domains' })
+  @Option({ flags: '--platform <slugs>', description: 'Only these platforms’ domains (a comma list)' })
   parsePlatform(value: string): string {
     return value;
   }
 
-  @Option({ flags: '--domain <domain>', description: 'Only scans of this tracked root domain' })
+  @Option({ flags: '--domain <domains>', description: 'Only these tracked root domains (a comma list)' })
   parseDomain(value: string): string {
     return value;
   }
@@ -65,6 +70,31 @@ export class WebhooksAddCommand extends CommandRunner {
   })
   parseFormat(value: string): string {
     return value;
+  }
+
+  @Option({
+    flags: '--scope <scope>',
+    description: 'in (default): hosts no exclusion rule names; out: only those a rule names; all',
+  })
+  parseScope(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--digest-minutes <minutes>',
+    description: 'One message per this many minutes (1 to 10080), none for a window where nothing happened',
+  })
+  parseDigestMinutes(value: string): number {
+    if (!/^\d{1,5}$/.test(value)) throw new CliError('--digest-minutes must be a whole number of minutes');
+    return Number(value);
+  }
+
+  @Option({
+    flags: '--resolving-only',
+    description: 'With --digest-minutes: only new hosts whose DNS answer is resolved when the digest is made',
+  })
+  parseResolvingOnly(): boolean {
+    return true;
   }
 
   @Option({ flags: '--chat-id <id>', description: 'telegram: the chat, a number (-1001234567890) or @channelname' })
@@ -122,7 +152,7 @@ export class WebhooksListCommand extends CommandRunner {
       all.map((w) => [
         w.id,
         maskUrl(w.url),
-        w.domain ?? (w.platform ? `platform ${w.platform}` : 'all'),
+        w.domains?.join(',') ?? (w.platforms ? `platform ${w.platforms.join(',')}` : 'all'),
         w.format,
         w.types.join(','),
         w.has_secret ? 'yes' : 'no',

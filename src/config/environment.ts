@@ -270,6 +270,17 @@ export class Environment extends ProbeEnvironment {
   WEBHOOK_ALLOW_PRIVATE: OnOff = 'off';
 
   @EnvVar(
+    'Seconds a digest webhook waits after its window ends before it reads the window, so that writes of ' +
+      'transactions still open as it ended are in it.',
+    '30',
+  )
+  @Transform(toInt)
+  @Min(0)
+  @Max(3600)
+  @IsInt()
+  WEBHOOK_DIGEST_LAG_SECONDS = 30;
+
+  @EnvVar(
     'SMTP server email webhooks are sent through, smtp://user:password@host:587 (STARTTLS when offered) or ' +
       'smtps://…:465; unset: no email webhooks.',
     '(unset)',

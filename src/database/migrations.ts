@@ -19,6 +19,7 @@ import { ScopeRules1765300000000 } from '../../migrations/1765300000000-ScopeRul
 import { ImportedScopeRules1765400000000 } from '../../migrations/1765400000000-ImportedScopeRules.js';
 import { OwnedWebhooks1765500000000 } from '../../migrations/1765500000000-OwnedWebhooks.js';
 import { WebhookChannels1765600000000 } from '../../migrations/1765600000000-WebhookChannels.js';
+import { WebhookFilters1765700000000 } from '../../migrations/1765700000000-WebhookFilters.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -41,6 +42,7 @@ export const MIGRATIONS = [
   ImportedScopeRules1765400000000,
   OwnedWebhooks1765500000000,
   WebhookChannels1765600000000,
+  WebhookFilters1765700000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

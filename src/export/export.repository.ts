@@ -1,3 +1,4 @@
+import { hiddenConditions, type ScopeMode } from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -10,6 +11,8 @@ export interface ExportFilters {
   domainId?: number;
   platform?: string;
   scope: ExportScope;
+  /** In scope, out of it, or both, by the exclusion rules. */
+  hostScope: ScopeMode;
   since: string;
   search?: string;
 }
@@ -137,6 +140,7 @@ export class ExportRepository {
     if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
     if (filters.scope === 'new') where.push(`h.first_seen_at >= ${q.p(filters.since)}::timestamptz`);
     if (filters.scope === 'inactive') where.push('NOT h.is_active');
+    where.push(...hiddenConditions(undefined, filters.hostScope));
     if (filters.search) where.push(`h.host LIKE ${q.p(containsPattern(filters.search.toLowerCase()))} ESCAPE '\\'`);
     return where;
   }

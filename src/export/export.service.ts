@@ -61,6 +61,7 @@ export class ExportService {
       domainId,
       platform: query.platform,
       scope: query.scope,
+      hostScope: query.host_scope,
       since: windowStart(query),
       search: query.search,
     };

@@ -31,6 +31,19 @@ export class HostDnsRepository {
     });
   }
 
+  /** The hosts given that no exclusion rule names: the only ones worth probing. */
+  async inScope<T extends { host: string }>(domainId: number, hosts: T[]): Promise<T[]> {
+    if (hosts.length === 0) return hosts;
+    const out = await rows<{ host: string }>(
+      this.db,
+      `SELECT h.host FROM hosts h JOIN host_intel k ON k.host_id = h.id AND k.out_of_scope
+        WHERE h.domain_id = $1 AND h.host = ANY ($2::text[])`,
+      [domainId, hosts.map((h) => h.host)],
+    );
+    const excluded = new Set(out.map((r) => r.host));
+    return excluded.size === 0 ? hosts : hosts.filter((h) => !excluded.has(h.host));
+  }
+
   /** Keeps probes in a transaction of their own (see recordProbes); returns how many changes were raised. */
   async recordProbes(domainId: number, probes: HostProbe[]): Promise<number> {
     if (probes.length === 0) return 0;

@@ -55,6 +55,19 @@ export class HostProber extends Drainer implements OnModuleDestroy {
     this.kick();
   }
 
+  /**
+   * The hosts of a round that no exclusion rule names, read as the round starts: hosts out of scope are resolved
+   * (their DNS is knowledge like any other) but never probed, since a program that excludes a host does not
+   * want it touched.
+   */
+  private async inScope(round: [string, Waiting][]): Promise<[string, Waiting][]> {
+    const domains = new Map<number, { host: string }[]>();
+    for (const [, w] of round) domains.set(w.domainId, [...(domains.get(w.domainId) ?? []), w]);
+    const kept = new Set<{ host: string }>();
+    for (const [domainId, hosts] of domains) for (const w of await this.store.inScope(domainId, hosts)) kept.add(w);
+    return round.filter(([, w]) => kept.has(w));
+  }
+
   async onModuleDestroy(): Promise<void> {
     const stopping = this.stop();
     this.resolver.cancel();
@@ -73,8 +86,12 @@ export class HostProber extends Drainer implements OnModuleDestroy {
       },
     };
     while (!this.stopped && this.waiting.size > 0) {
-      const round = [...this.waiting.entries()].slice(0, ROUND);
-      for (const [key] of round) this.waiting.delete(key);
+      const taken = [...this.waiting.entries()].slice(0, ROUND);
+      for (const [key] of taken) this.waiting.delete(key);
+      const round = await this.inScope(taken).catch((e: Error) => {
+        this.logger.warn(`${taken.length} hosts not probed, the database is not answering: ${e.message}`);
+        return [];
+      });
       const outcomes = await mapLimit(round, this.env.PROBE_CONCURRENCY, ([, w]) =>
         probeHost(w.host, [...w.answer.a, ...w.answer.aaaa], opts).catch(() => null),
       );

@@ -7,6 +7,7 @@ import { NewHostSignal } from '../stream/new-host-signal.js';
 import {
   MAX_HOSTS_PER_DELIVERY,
   type Outgoing,
+  renderDigestPayload,
   renderEventsPayload,
   renderPayload,
   renderTestPayload,
@@ -108,6 +109,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
   /** Starts an attempt at each due delivery there is a free place for; never waits for the attempts. */
   private async claimDue(): Promise<void> {
     try {
+      await this.webhooks.openDigests(this.env.WEBHOOK_DIGEST_LAG_SECONDS);
       while (!this.stopped && this.attempts.size < PARALLEL) {
         const free = PARALLEL - this.attempts.size;
         const claimed = await this.webhooks.claimDue(
@@ -145,6 +147,19 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
   private async outgoing(delivery: ClaimedDelivery): Promise<Outgoing> {
     const options = { publicUrl: this.env.PUBLIC_URL, chatId: delivery.chat_id };
     if (delivery.kind === 'test') return renderTestPayload(delivery.format, delivery.id, options);
+    if (delivery.kind === 'digest') {
+      const digest = await this.webhooks.digestOf(delivery, MAX_HOSTS_PER_DELIVERY);
+      const batch = {
+        deliveryId: delivery.id,
+        windowFrom: delivery.window_from!,
+        windowTo: delivery.window_to!,
+        hostCount: digest.host_count,
+        hosts: digest.hosts,
+        eventCount: digest.event_count,
+        events: digest.events.map(toEventDto),
+      };
+      return renderDigestPayload(delivery.format, batch, options);
+    }
     const about = {
       deliveryId: delivery.id,
       domain: delivery.domain,

@@ -21,6 +21,13 @@ const deliveryHeaders = (event: string) => [
   ),
 ];
 
+/** The changes a delivery lists. */
+const EVENTS = {
+  type: 'array',
+  description: `The changes, oldest first, at most ${MAX_HOSTS_PER_DELIVERY}, as GET /api/v1/events shows them`,
+  items: { $ref: '#/components/schemas/HostEventDto' },
+};
+
 /** A delivery POSTed to a webhook: its headers, and a JSON body of these properties and no others. */
 function deliveryOperation(d: {
   operationId: string;
@@ -62,12 +69,14 @@ export const WEBHOOKS_OPENAPI: WebhooksObject = {
       description:
         'For webhooks whose --types include host_new (the default). One POST per webhook after each scan that ' +
         'recorded new hosts, and per burst of hosts the CT log follower recorded for a domain, for webhooks of ' +
-        "every domain, of the scan's platform (--platform) or of its domain (--domain). Any 2xx answer within WEBHOOK_TIMEOUT_SECONDS " +
+        'every domain or of the platforms and domains it lists, for hosts of its scope (in by default). Webhooks ' +
+        'with digest_minutes get a digest instead. Any 2xx answer within WEBHOOK_TIMEOUT_SECONDS ' +
         '(10) delivers it; anything else is retried after WEBHOOK_RETRY_SECONDS (30), four times longer each time, ' +
         'up to WEBHOOK_MAX_ATTEMPTS (6), then given up. Redirects are not followed. A retry sends the same body ' +
         `and ${DELIVERY_HEADER}, so a receiver can drop a delivery it already has. \`cli webhooks list\` shows ` +
-        'each webhook\'s deliveries, failures and last status. --format slack sends `{"text": …}` and discord ' +
-        '`{"content": …}` (at most 2,000 characters): a message naming the count, the domain and up to 25 hosts.',
+        "each webhook's deliveries, failures and last status, as GET /api/v1/webhooks/{id}/deliveries does for " +
+        'its owner. Chat formats (slack, discord, teams, telegram) and email send a message naming the count, ' +
+        'the domain, its platform and program and up to 25 hosts, with a link back under PUBLIC_URL.',
       event: 'new_hosts',
       required: ['event', 'delivery_id', 'source', 'scan_id', 'domain', 'platform', 'new_count', 'hosts', 'truncated'],
       properties: {
@@ -134,14 +143,65 @@ export const WEBHOOKS_OPENAPI: WebhooksObject = {
         domain: { type: 'string', example: 'example.com' },
         platform: { type: 'string', example: 'hackerone' },
         event_count: { type: 'integer', description: 'How many changes this delivery tells of' },
-        events: {
-          type: 'array',
-          description: `The changes, oldest first, at most ${MAX_HOSTS_PER_DELIVERY}, as GET /api/v1/events shows them`,
-          items: { $ref: '#/components/schemas/HostEventDto' },
-        },
+        events: EVENTS,
         truncated: {
           type: 'boolean',
           description: 'true when event_count is above the events listed: read the rest from /api/v1/events',
+        },
+      },
+    }),
+  },
+
+  digest: {
+    post: deliveryOperation({
+      operationId: 'digest',
+      summary: 'A digest of a window (sent to your URL)',
+      description:
+        'For webhooks with digest_minutes: one POST per window of that many minutes in which anything happened ' +
+        '(none for a window where nothing did), sent WEBHOOK_DIGEST_LAG_SECONDS (30) after it ends: the new ' +
+        'hosts (host_new in its types) and the changes of its other types, across its platforms and domains, of ' +
+        'its scope. With resolving_only, the new hosts whose DNS answer is resolved when the digest is made. ' +
+        'Delivery, retries, redirects and the signature are as for newHosts. Chat formats send a message naming ' +
+        'the counts and the window, and a line per host (with its platform and program) and change, up to 25.',
+      event: 'digest',
+      required: [
+        'event',
+        'delivery_id',
+        'window_from',
+        'window_to',
+        'new_count',
+        'hosts',
+        'event_count',
+        'events',
+        'truncated',
+      ],
+      properties: {
+        event: { type: 'string', enum: ['digest'] },
+        delivery_id: { type: 'string', format: 'uuid' },
+        window_from: { type: 'string', format: 'date-time', description: 'The window: from this instant…' },
+        window_to: { type: 'string', format: 'date-time', description: '…to this one (excluded)' },
+        new_count: { type: 'integer', description: 'New hosts of the window' },
+        hosts: {
+          type: 'array',
+          description: `The new hosts, oldest first, at most ${MAX_HOSTS_PER_DELIVERY}`,
+          items: {
+            type: 'object',
+            required: ['host', 'domain', 'platform', 'program', 'first_seen_at'],
+            additionalProperties: false,
+            properties: {
+              host: { type: 'string', example: 'api.example.com' },
+              domain: { type: 'string', example: 'example.com' },
+              platform: { type: 'string', example: 'hackerone' },
+              program: { type: ['string', 'null'], example: 'Example' },
+              first_seen_at: { type: 'string', format: 'date-time' },
+            },
+          },
+        },
+        event_count: { type: 'integer', description: 'Changes of the window' },
+        events: EVENTS,
+        truncated: {
+          type: 'boolean',
+          description: 'true when new_count or event_count is above what is listed',
         },
       },
     }),

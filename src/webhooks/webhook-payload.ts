@@ -115,6 +115,48 @@ export function renderEventsPayload(
   );
 }
 
+export interface DigestBatch {
+  deliveryId: string;
+  windowFrom: string;
+  windowTo: string;
+  hostCount: number;
+  hosts: { host: string; domain: string; platform: string; program: string | null; first_seen_at: string }[];
+  eventCount: number;
+  events: HostEventDto[];
+}
+
+/** A digest: the new hosts and changes of a window, across the webhook's platforms and domains. */
+export function renderDigestPayload(format: WebhookFormat, batch: DigestBatch, options: MessageOptions = {}): Outgoing {
+  if (format === 'json') {
+    return {
+      body: JSON.stringify({
+        event: 'digest',
+        delivery_id: batch.deliveryId,
+        window_from: batch.windowFrom,
+        window_to: batch.windowTo,
+        new_count: batch.hostCount,
+        hosts: batch.hosts,
+        event_count: batch.eventCount,
+        events: batch.events,
+        truncated: batch.hosts.length < batch.hostCount || batch.events.length < batch.eventCount,
+      }),
+    };
+  }
+  const hosts = `${batch.hostCount} new ${batch.hostCount === 1 ? 'host' : 'hosts'}`;
+  const changes = batch.eventCount > 0 ? `, ${batch.eventCount} ${batch.eventCount === 1 ? 'change' : 'changes'}` : '';
+  const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+  return renderMessage(
+    format,
+    {
+      head: `${hosts}${changes} from ${minute(batch.windowFrom)} to ${minute(batch.windowTo)} UTC`,
+      lines: [...batch.hosts.map((h) => `${h.host} (${about(h)})`), ...batch.events.map(eventLine)],
+      total: batch.hostCount + batch.eventCount,
+      link: options.publicUrl ? `${options.publicUrl.replace(/\/+$/, '')}/api/v1/subdomains/new` : undefined,
+    },
+    options,
+  );
+}
+
 /** A message for people: a head line, up to CHAT_LINES lines of `total` ("… and N more"), and a link back. */
 interface Message {
   head: string;

@@ -19,8 +19,11 @@ function toDto(w: WebhookRow): WebhookDto {
     id: w.id,
     url: maskUrl(w.url),
     format: w.format,
-    platform: w.platform,
-    domain: w.domain,
+    platforms: w.platforms,
+    domains: w.domains,
+    scope: w.scope,
+    digest_minutes: w.digest_minutes,
+    resolving_only: w.resolving_only,
     types: w.types,
     signed: w.has_secret,
     state: w.paused_at ? 'paused' : w.failing_since ? 'failing' : 'active',
@@ -67,8 +70,9 @@ export class WebhooksController {
   @ApiErrors('invalid_body', 'payload_too_large')
   async create(@CurrentKey() key: AuthenticatedKey, @Body() body: CreateWebhookDto) {
     try {
-      const { chat_id: chatId, ...rest } = body;
-      const { webhook, secret } = await this.webhooks.create({ ...rest, chatId, makeSecret: true }, key.userId);
+      const { chat_id: chatId, digest_minutes: digestMinutes, resolving_only: resolvingOnly, ...rest } = body;
+      const input = { ...rest, chatId, digestMinutes, resolvingOnly, makeSecret: true };
+      const { webhook, secret } = await this.webhooks.create(input, key.userId);
       return envelope({ ...toDto(webhook), url: webhook.url, secret });
     } catch (e) {
       throw e instanceof WebhookInputError ? new ApiError('invalid_body', e.message) : e;

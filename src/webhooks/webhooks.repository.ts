@@ -1,4 +1,3 @@
-import { hiddenConditions } from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -9,14 +8,20 @@ import { type EventRow, EVENT_COLUMNS } from '../events/events.repository.js';
 import type { WebhookFormat } from './webhook-payload.js';
 
 /** What a delivery tells of: the new hosts of a scan or of the CT log follower, or changes of other types. */
-export type DeliveryKind = 'new_hosts' | 'host_events' | 'test';
+export type DeliveryKind = 'new_hosts' | 'host_events' | 'test' | 'digest';
+export type WebhookScope = 'in' | 'out' | 'all';
 
 export interface NewWebhook {
   /** The user of the key that made it; null for the operator's (the CLI's). */
   owner: string | null;
   url: string;
-  platform: string | null;
-  domainId: number | null;
+  /** Only these platforms' domains; null: all. */
+  platforms: string[] | null;
+  /** Only these domains; null: all. */
+  domainIds: number[] | null;
+  scope: string;
+  digestMinutes: number | null;
+  resolvingOnly: boolean;
   format: WebhookFormat;
   secret: string | null;
   /** The change types it hears of; host_new is the new hosts of scans and the CT log follower. */
@@ -29,8 +34,13 @@ export interface WebhookRow {
   id: string;
   owner: string | null;
   url: string;
-  platform: string | null;
-  domain: string | null;
+  /** null: every platform. */
+  platforms: string[] | null;
+  /** null: every domain (a removed domain drops out of the list). */
+  domains: string[] | null;
+  scope: WebhookScope;
+  digest_minutes: number | null;
+  resolving_only: boolean;
   format: WebhookFormat;
   types: EventType[];
   has_secret: boolean;
@@ -94,21 +104,35 @@ export interface ClaimedDelivery {
   new_count: number;
 }
 
-const WEBHOOK_COLUMNS = `w.id, w.owner, w.url, w.platform_slug AS platform, d.domain, w.format, w.types,
+const WEBHOOK_COLUMNS = `w.id, w.owner, w.url, w.platforms,
+  CASE WHEN w.domain_ids IS NOT NULL THEN
+    coalesce((SELECT array_agg(d.domain ORDER BY d.domain) FROM domains d WHERE d.id = ANY (w.domain_ids)), '{}')
+  END AS domains, w.scope, w.digest_minutes, w.resolving_only, w.format, w.types,
   w.secret IS NOT NULL AS has_secret, ${isoSql('w.created_at')} AS created_at,
   ${isoSql('w.last_attempt_at')} AS last_attempt_at, w.last_status, w.last_error, w.failures, w.delivered,
   w.given_up, ${isoSql('w.failing_since')} AS failing_since, ${isoSql('w.paused_at')} AS paused_at`;
 
-/** A host `h` that is neither a wildcard echo nor out of scope: webhooks never tell of those. */
-const SHOWN = hiddenConditions('exclude', 'in')[0];
+/**
+ * A host `h` the webhook `w` tells of: never a wildcard echo, and of the webhook's scope (in: no exclusion rule
+ * names it; out: one does; all).
+ */
+const toldTo = (h: string, w: string) =>
+  `NOT EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id
+                 AND (k.wildcard OR (${w}.scope = 'in' AND k.out_of_scope)))
+   AND (${w}.scope <> 'out' OR EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.out_of_scope))`;
+
+/** The webhook `w` hears of the domain `d`: it lists neither platforms nor domains, or lists it. */
+const hearsOf = (w: string, d: string) =>
+  `(${w}.domain_ids IS NULL OR ${d}.id = ANY (${w}.domain_ids))
+   AND (${w}.platforms IS NULL OR ${d}.platform_slug = ANY (${w}.platforms))`;
 
 /**
- * The webhooks that hear of a domain's new hosts: all, its platform's, or its own, that subscribe to host_new.
- * (Other types are queued by the host_events trigger, migration WebhookEventTypes.)
+ * The webhooks that hear of a domain's new hosts as they come (digests read them when they are made): those of
+ * its platform and domain filters that subscribe to host_new. (Other types are queued by the host_events trigger,
+ * migration WebhookFilters.)
  */
-const MATCHING_WEBHOOKS = `SELECT w.id FROM webhooks w JOIN domains d ON d.id = $1
-  WHERE (w.domain_id IS NULL OR w.domain_id = d.id) AND (w.platform_slug IS NULL OR w.platform_slug = d.platform_slug)
-    AND 'host_new' = ANY (w.types)`;
+const MATCHING_WEBHOOKS = `SELECT w.id, w.scope FROM webhooks w JOIN domains d ON d.id = $1
+  WHERE ${hearsOf('w', 'd')} AND 'host_new' = ANY (w.types) AND w.digest_minutes IS NULL`;
 
 /**
  * Queues one delivery per matching webhook for a scan that recorded new hosts, inside the scan's own commit: a
@@ -120,7 +144,7 @@ export async function enqueueDeliveries(m: EntityManager, scanId: string, domain
     m,
     `INSERT INTO webhook_deliveries (webhook_id, scan_id) SELECT id, $2 FROM (${MATCHING_WEBHOOKS}) w
       WHERE EXISTS (SELECT 1 FROM scans s JOIN hosts h ON h.domain_id = s.domain_id AND h.first_seen_at >= s.started_at
-                     WHERE s.id = $2 AND ${SHOWN})`,
+                     WHERE s.id = $2 AND ${toldTo('h', 'w')})`,
     [domainId, scanId],
   );
 }
@@ -136,21 +160,58 @@ export async function enqueueDeliveries(m: EntityManager, scanId: string, domain
 export async function enqueueCtDeliveries(m: EntityManager, domainId: number, gatherSeconds: number): Promise<void> {
   await affected(
     m,
-    `WITH fresh AS (
-       SELECT count(*)::int AS n FROM hosts h WHERE h.domain_id = $1 AND h.first_seen_at = now() AND ${SHOWN}
-     ), targets AS (${MATCHING_WEBHOOKS} AND (SELECT n FROM fresh) > 0),
-     widened AS (
-       UPDATE webhook_deliveries x SET window_to = now(), new_count = x.new_count + (SELECT n FROM fresh)
-        WHERE x.webhook_id IN (SELECT id FROM targets) AND x.domain_id = $1 AND x.scan_id IS NULL
+    `WITH targets AS (
+       SELECT w.id, (SELECT count(*)::int FROM hosts h
+                      WHERE h.domain_id = $1 AND h.first_seen_at = now() AND ${toldTo('h', 'w')}) AS n
+         FROM (${MATCHING_WEBHOOKS}) w
+     ), told AS (
+       SELECT id, n FROM targets WHERE n > 0
+     ), widened AS (
+       UPDATE webhook_deliveries x SET window_to = now(), new_count = x.new_count + t.n
+         FROM told t
+        WHERE x.webhook_id = t.id AND x.domain_id = $1 AND x.scan_id IS NULL
           AND x.kind = 'new_hosts' AND x.attempts = 0 AND x.done_at IS NULL
        RETURNING x.webhook_id
      )
      INSERT INTO webhook_deliveries (webhook_id, domain_id, window_from, window_to, new_count, next_attempt_at)
-     SELECT id, $1, now(), now(), (SELECT n FROM fresh), now() + make_interval(secs => $2) FROM targets
+     SELECT id, $1, now(), now(), n, now() + make_interval(secs => $2) FROM told
       WHERE id NOT IN (SELECT webhook_id FROM widened)`,
     [domainId, gatherSeconds],
   );
 }
+
+/** A new host as a digest lists it. */
+export interface DigestHost {
+  host: string;
+  domain: string;
+  platform: string;
+  program: string | null;
+  first_seen_at: string;
+}
+
+/**
+ * The new hosts of a digest's window (`x`: id, window_from, window_to) that its webhook tells of: first seen in
+ * the window (hosts_new_feed_idx), of its filters and scope, resolving when it asks for that, if it subscribes
+ * to host_new.
+ */
+const DIGEST_HOSTS = (select: string, x: string, tail = '') =>
+  `SELECT ${select} FROM webhooks w JOIN hosts h ON h.first_seen_at >= ${x}.window_from
+                                               AND h.first_seen_at < ${x}.window_to
+     JOIN domains d ON d.id = h.domain_id
+    WHERE w.id = ${x}.id AND 'host_new' = ANY (w.types) AND ${hearsOf('w', 'd')} AND ${toldTo('h', 'w')}
+      AND (NOT w.resolving_only
+           OR EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = h.id AND k.dns_status = 'resolved'))
+    ${tail}`;
+
+/** The changes of a digest's window of its webhook's types, filters and scope (host_events_feed_idx). */
+const DIGEST_EVENTS = (select: string, x: string, tail = '') =>
+  `SELECT ${select} FROM webhooks w JOIN host_events e ON e.at >= ${x}.window_from AND e.at < ${x}.window_to
+                                                     AND e.type = ANY (w.types)
+     JOIN hosts h ON h.id = e.host_id JOIN domains d ON d.id = h.domain_id
+    WHERE w.id = ${x}.id AND ${hearsOf('w', 'd')}
+      AND (e.type = 'scope_changed' OR w.scope = 'all'
+           OR (w.scope = 'out') = EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = h.id AND k.out_of_scope))
+    ${tail}`;
 
 @Injectable()
 export class WebhooksRepository {
@@ -159,17 +220,22 @@ export class WebhooksRepository {
   async add(webhook: NewWebhook): Promise<string> {
     const [row] = await rows<{ id: string }>(
       this.db,
-      `INSERT INTO webhooks (url, platform_slug, domain_id, format, secret, types, owner, chat_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+      `INSERT INTO webhooks (url, platforms, domain_ids, format, secret, types, owner, chat_id, scope, digest_minutes,
+                             resolving_only, digest_through)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $10::int IS NOT NULL THEN now() END)
+       RETURNING id`,
       [
         webhook.url,
-        webhook.platform,
-        webhook.domainId,
+        webhook.platforms,
+        webhook.domainIds,
         webhook.format,
         webhook.secret,
         webhook.types,
         webhook.owner,
         webhook.chatId,
+        webhook.scope,
+        webhook.digestMinutes,
+        webhook.resolvingOnly,
       ],
     );
     return row.id;
@@ -179,7 +245,7 @@ export class WebhooksRepository {
   list(owner?: string): Promise<WebhookRow[]> {
     return rows<WebhookRow>(
       this.db,
-      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks w LEFT JOIN domains d ON d.id = w.domain_id
+      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks w
         WHERE $1::text IS NULL OR w.owner = $1
         ORDER BY w.created_at, w.id`,
       [owner ?? null],
@@ -190,8 +256,7 @@ export class WebhooksRepository {
   async findOwned(id: string, owner: string): Promise<WebhookRow | null> {
     const [row] = await rows<WebhookRow>(
       this.db,
-      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks w LEFT JOIN domains d ON d.id = w.domain_id
-        WHERE w.id = $1 AND w.owner = $2`,
+      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks w WHERE w.id = $1 AND w.owner = $2`,
       [id, owner],
     );
     return row ?? null;
@@ -328,14 +393,73 @@ export class WebhooksRepository {
               w.secret, w.chat_id, d.id AS domain_id, coalesce(d.domain, '') AS domain,
               coalesce(d.platform_slug, '') AS platform, d.program,
               ${isoSql('t.window_from')} AS window_from, ${isoSql('t.window_to')} AS window_to,
-              coalesce(s.new_count - (SELECT count(*) FROM hosts h
-                                        JOIN host_intel k ON k.host_id = h.id AND (k.wildcard OR k.out_of_scope)
-                                       WHERE h.domain_id = s.domain_id AND h.first_seen_at >= s.started_at)::int,
-                       t.new_count) AS new_count
+              CASE WHEN s.id IS NULL THEN t.new_count
+                   ELSE (SELECT count(*) FROM hosts h
+                          WHERE h.domain_id = s.domain_id AND h.first_seen_at >= s.started_at
+                            AND h.first_seen_at <= s.finished_at AND ${toldTo('h', 'w')})::int
+              END AS new_count
          FROM taken t JOIN webhooks w ON w.id = t.webhook_id LEFT JOIN scans s ON s.id = t.scan_id
          LEFT JOIN domains d ON d.id = coalesce(s.domain_id, t.domain_id)`,
       [limit, leaseSeconds, gatherSeconds],
     );
+  }
+
+  /**
+   * Opens a delivery of kind digest for each digest webhook whose window has ended (`lagSeconds` ago, so that the
+   * writes of transactions still open as it ended are in), when anything happened in it: new hosts of its filters
+   * (host_new) or changes of its types. A window where nothing happened is passed over with no delivery. Each
+   * webhook is locked while its window moves on, so two workers never open the same window. Returns how many
+   * were opened.
+   */
+  async openDigests(lagSeconds: number): Promise<number> {
+    return affected(
+      this.db,
+      `WITH due AS (
+         SELECT w.id, w.digest_through AS window_from, now() - make_interval(secs => $1) AS window_to
+           FROM webhooks w
+          WHERE w.digest_minutes IS NOT NULL AND w.paused_at IS NULL
+            AND w.digest_through + make_interval(mins => w.digest_minutes) <= now() - make_interval(secs => $1)
+          FOR UPDATE SKIP LOCKED
+       ), counted AS (
+         SELECT due.*, (${DIGEST_HOSTS('count(*)::int', 'due')}) + (${DIGEST_EVENTS('count(*)::int', 'due')}) AS n
+           FROM due
+       ), moved AS (
+         UPDATE webhooks w SET digest_through = c.window_to FROM counted c WHERE w.id = c.id RETURNING 1
+       )
+       INSERT INTO webhook_deliveries (webhook_id, kind, window_from, window_to, new_count)
+       SELECT id, 'digest', window_from, window_to, n FROM counted WHERE n > 0`,
+      [lagSeconds],
+    );
+  }
+
+  /** What a digest tells of, oldest first: its window's new hosts and changes, up to `limit` of each. */
+  async digestOf(
+    delivery: ClaimedDelivery,
+    limit: number,
+  ): Promise<{ hosts: DigestHost[]; host_count: number; events: EventRow[]; event_count: number }> {
+    const window = `(SELECT $1::uuid AS id, $2::timestamptz AS window_from, $3::timestamptz AS window_to)`;
+    const params = [delivery.webhook_id, delivery.window_from, delivery.window_to];
+    const [counts] = await rows<{ host_count: number; event_count: number }>(
+      this.db,
+      `SELECT (${DIGEST_HOSTS('count(*)::int', 'x')}) AS host_count, (${DIGEST_EVENTS('count(*)::int', 'x')}) AS event_count
+         FROM ${window} x`,
+      params,
+    );
+    const hosts = await rows<DigestHost>(
+      this.db,
+      `SELECT t.* FROM ${window} x, LATERAL (${DIGEST_HOSTS(
+        `h.host, d.domain, d.platform_slug AS platform, d.program, ${isoSql('h.first_seen_at')} AS first_seen_at`,
+        'x',
+        'ORDER BY h.first_seen_at, h.id LIMIT $4',
+      )}) t`,
+      [...params, limit],
+    );
+    const events = await rows<EventRow>(
+      this.db,
+      `SELECT t.* FROM ${window} x, LATERAL (${DIGEST_EVENTS(EVENT_COLUMNS, 'x', 'ORDER BY e.at, e.id LIMIT $4')}) t`,
+      [...params, limit],
+    );
+    return { hosts, host_count: counts.host_count, events, event_count: counts.event_count };
   }
 
   /** The changes a host_events delivery tells of, oldest first, as the change feed shows them. */
@@ -360,20 +484,21 @@ export class WebhooksRepository {
     if (delivery.scan_id === null) {
       return rows(
         this.db,
-        `SELECT h.host, ${isoSql('h.first_seen_at')} AS first_seen_at FROM hosts h
+        `SELECT h.host, ${isoSql('h.first_seen_at')} AS first_seen_at FROM hosts h JOIN webhooks w ON w.id = $5
           WHERE h.domain_id = $1 AND h.first_seen_at BETWEEN $2::timestamptz AND $3::timestamptz
-            AND (h.sources & ${SOURCE_BITS.ct}) <> 0 AND ${SHOWN}
+            AND (h.sources & ${SOURCE_BITS.ct}) <> 0 AND ${toldTo('h', 'w')}
           ORDER BY h.first_seen_at, h.id LIMIT $4`,
-        [delivery.domain_id, delivery.window_from, delivery.window_to, limit],
+        [delivery.domain_id, delivery.window_from, delivery.window_to, limit, delivery.webhook_id],
       );
     }
     return rows(
       this.db,
       `SELECT h.host, ${isoSql('h.first_seen_at')} AS first_seen_at
-         FROM scans s JOIN hosts h ON h.domain_id = s.domain_id
-        WHERE s.id = $1 AND h.first_seen_at >= s.started_at AND h.first_seen_at <= s.finished_at AND ${SHOWN}
+         FROM scans s JOIN hosts h ON h.domain_id = s.domain_id JOIN webhooks w ON w.id = $3
+        WHERE s.id = $1 AND h.first_seen_at >= s.started_at AND h.first_seen_at <= s.finished_at
+          AND ${toldTo('h', 'w')}
         ORDER BY h.first_seen_at, h.id LIMIT $2`,
-      [delivery.scan_id, limit],
+      [delivery.scan_id, limit, delivery.webhook_id],
     );
   }
 

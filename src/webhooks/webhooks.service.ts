@@ -14,8 +14,16 @@ export class WebhookInputError extends Error {}
 
 export interface AddWebhook {
   url: string;
-  platform?: string;
-  domain?: string;
+  /** Only these platforms' domains: a comma list (the CLI's) or a list (the API's); all when not given. */
+  platforms?: string | string[];
+  /** Only these tracked root domains, as platforms; both given: a domain must be of one of the platforms. */
+  domains?: string | string[];
+  /** in (the default), out or all: the hosts told of, by the domain's exclusion rules. */
+  scope?: string;
+  /** One message per this many minutes, none for a window where nothing happened. */
+  digestMinutes?: number;
+  /** Digests only: new hosts whose DNS answer is resolved when the digest is made. */
+  resolvingOnly?: boolean;
   format?: string;
   secret?: string;
   /** Change types (EVENT_TYPES): a comma list (the CLI's) or a list (the API's); host_new alone when not given. */
@@ -50,6 +58,21 @@ const MAIL_ADDRESS =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const MAX_RECIPIENTS = 10;
 
+const SCOPES = ['in', 'out', 'all'];
+/** A week. */
+const MAX_DIGEST_MINUTES = 10_080;
+/** The most platforms or domains one webhook lists. */
+const MAX_FILTER_ITEMS = 100;
+
+/** A filter list, each item once, or null for none given; a comma list is split. */
+function listOf(given: string | string[] | undefined, what: string): string[] | null {
+  if (given === undefined) return null;
+  const items = (typeof given === 'string' ? given.split(',') : given).map((v) => String(v).trim()).filter(Boolean);
+  if (items.length === 0) throw new WebhookInputError(`${what} must name at least one, or be left out for all`);
+  if (items.length > MAX_FILTER_ITEMS) throw new WebhookInputError(`${what} may name at most ${MAX_FILTER_ITEMS}`);
+  return [...new Set(items)];
+}
+
 /** The deliveries GET /webhooks/{id}/deliveries shows, newest first. */
 export const MAX_DELIVERIES_SHOWN = 100;
 
@@ -82,14 +105,28 @@ export class WebhooksService {
       throw new WebhookInputError('a chat id is for telegram webhooks only');
     }
     const types = parseTypes(input.types);
-    if (input.platform && input.domain) throw new WebhookInputError('give a platform or a domain, not both');
-    const problem = input.platform ? await this.platforms.unknownSlugProblem(input.platform) : null;
-    if (problem) throw new WebhookInputError(problem);
-    let domainId: number | null = null;
-    if (input.domain) {
-      const domain = await this.domains.findByName(input.domain);
-      if (!domain) throw new WebhookInputError(`${input.domain} is not a tracked domain`);
-      domainId = domain.id;
+    const platforms = listOf(input.platforms, 'platforms');
+    for (const slug of platforms ?? []) {
+      const problem = await this.platforms.unknownSlugProblem(slug);
+      if (problem) throw new WebhookInputError(problem);
+    }
+    const names = listOf(input.domains, 'domains');
+    const domainIds: number[] = [];
+    for (const name of names ?? []) {
+      const domain = await this.domains.findByName(name);
+      if (!domain) throw new WebhookInputError(`${name} is not a tracked domain`);
+      domainIds.push(domain.id);
+    }
+    const scope = input.scope ?? 'in';
+    if (!SCOPES.includes(scope)) throw new WebhookInputError(`scope must be one of ${SCOPES.join(', ')}`);
+    const digest = input.digestMinutes;
+    if (digest !== undefined && !(Number.isInteger(digest) && digest >= 1 && digest <= MAX_DIGEST_MINUTES)) {
+      throw new WebhookInputError(`digest minutes must be a whole number from 1 to ${MAX_DIGEST_MINUTES}`);
+    }
+    if (input.resolvingOnly && digest === undefined) {
+      throw new WebhookInputError(
+        'resolving only needs a digest: new hosts are resolved after they are found, so only a digest waits for it',
+      );
     }
     if (input.secret !== undefined && input.secret.length < 16) {
       throw new WebhookInputError('the secret must be at least 16 characters');
@@ -99,8 +136,11 @@ export class WebhooksService {
     const id = await this.webhooks.add({
       owner,
       url,
-      platform: input.platform ?? null,
-      domainId,
+      platforms,
+      domainIds: names ? domainIds : null,
+      scope,
+      digestMinutes: digest ?? null,
+      resolvingOnly: input.resolvingOnly ?? false,
       format,
       secret,
       types,

@@ -4,6 +4,7 @@ import { IsRootDomain } from '../../common/validation/is-root-domain.decorator.j
 import { EnumListParam, EnumParam, TextParam } from '../../common/validation/query-params.js';
 import { WindowQuery } from '../../common/validation/window.js';
 import { PLATFORM_SLUGS } from '../../platforms/platform-slugs.js';
+import { SCOPE_MODES, type ScopeMode } from '../../intel/knowledge-filter.js';
 
 export const EXPORT_SCOPES = ['all', 'new', 'inactive'] as const;
 export type ExportScope = (typeof EXPORT_SCOPES)[number];
@@ -24,6 +25,14 @@ export class ExportQuery extends WindowQuery {
 
   @EnumParam(EXPORT_SCOPES, 'all', 'all; new = first seen in the window (hours or since); inactive = no longer seen')
   scope: ExportScope = 'all';
+
+  @EnumParam(
+    SCOPE_MODES,
+    'in',
+    'in: hosts no exclusion rule of their root domain names; out: only those a rule names; all. (scope, taken by ' +
+      'the contract for all/new/inactive, is another filter.)',
+  )
+  host_scope: ScopeMode = 'in';
 
   @TextParam({ description: 'Only hosts whose name contains this text (literally, case-insensitive)' })
   search?: string;

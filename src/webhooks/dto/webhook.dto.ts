@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { EVENT_TYPES, type EventType } from '../../events/dto/events.query.js';
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../webhook-payload.js';
 
@@ -8,6 +20,14 @@ const FORMAT =
   "service's incoming-webhook message; teams: an Adaptive Card for a Teams Workflows webhook; telegram: the Bot " +
   "API sendMessage (url https://api.telegram.org/bot<token>, with chat_id); email: a mail over the service's " +
   'SMTP server (url mailto:a@example.com[,b@example.com…])';
+
+const SCOPE =
+  "in: hosts no exclusion rule of their domain names; out: only those a rule names; all. A host's scope_changed " +
+  'is told whatever the scope';
+const DIGEST =
+  'One message per this many minutes with the new hosts and changes of the window, none for a window where ' +
+  'nothing happened; null: a message as they come';
+const RESOLVING = 'Digests only: new hosts whose DNS answer is resolved when the digest is made';
 
 export class WebhookDto {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -19,10 +39,17 @@ export class WebhookDto {
   })
   url: string;
   @ApiProperty({ enum: WEBHOOK_FORMATS, description: FORMAT }) format: WebhookFormat;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Only the domains of this platform; null: all' })
-  platform: string | null;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Only this root domain; null: all' })
-  domain: string | null;
+  @ApiProperty({ type: [String], nullable: true, description: "Only these platforms' domains; null: all" })
+  platforms: string[] | null;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'Only these root domains (a removed domain drops out); null: all',
+  })
+  domains: string[] | null;
+  @ApiProperty({ enum: ['in', 'out', 'all'], description: SCOPE }) scope: 'in' | 'out' | 'all';
+  @ApiProperty({ type: 'integer', nullable: true, description: DIGEST }) digest_minutes: number | null;
+  @ApiProperty({ description: RESOLVING }) resolving_only: boolean;
   @ApiProperty({ enum: EVENT_TYPES, isArray: true, description: 'The change types it hears of' })
   types: EventType[];
   @ApiProperty({ description: 'Whether deliveries are signed (json webhooks with a secret)' }) signed: boolean;
@@ -77,15 +104,46 @@ export class CreateWebhookDto {
   @IsOptional()
   format?: WebhookFormat;
 
-  @ApiPropertyOptional({ description: 'Only the domains of this platform (a slug)', example: 'hackerone' })
-  @IsString({ message: 'platform must be a string' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: "Only these platforms' domains (slugs); all when left out",
+    example: ['hackerone'],
+    maxItems: 100,
+  })
+  @ArrayMaxSize(100, { message: 'platforms may name at most 100' })
+  @IsString({ each: true, message: 'platforms must be a list of strings' })
+  @IsArray({ message: 'platforms must be a list' })
   @IsOptional()
-  platform?: string;
+  platforms?: string[];
 
-  @ApiPropertyOptional({ description: 'Only this tracked root domain', example: 'example.com' })
-  @IsString({ message: 'domain must be a string' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Only these tracked root domains; all when left out. With platforms too, both must hold',
+    example: ['example.com'],
+    maxItems: 100,
+  })
+  @ArrayMaxSize(100, { message: 'domains may name at most 100' })
+  @IsString({ each: true, message: 'domains must be a list of strings' })
+  @IsArray({ message: 'domains must be a list' })
   @IsOptional()
-  domain?: string;
+  domains?: string[];
+
+  @ApiPropertyOptional({ enum: ['in', 'out', 'all'], default: 'in', description: SCOPE })
+  @IsIn(['in', 'out', 'all'], { message: 'scope must be one of in, out, all' })
+  @IsOptional()
+  scope?: 'in' | 'out' | 'all';
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10080, description: DIGEST })
+  @Max(10080, { message: 'digest_minutes must be at most 10080' })
+  @Min(1, { message: 'digest_minutes must be at least 1' })
+  @IsInt({ message: 'digest_minutes must be a whole number' })
+  @IsOptional()
+  digest_minutes?: number;
+
+  @ApiPropertyOptional({ default: false, description: `${RESOLVING}; needs digest_minutes` })
+  @IsBoolean({ message: 'resolving_only must be true or false' })
+  @IsOptional()
+  resolving_only?: boolean;
 
   @ApiPropertyOptional({
     enum: EVENT_TYPES,
@@ -123,8 +181,10 @@ export class CreateWebhookDto {
 export class DeliveryDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({
-    enum: ['new_hosts', 'host_events', 'test'],
-    description: 'new_hosts: new hosts of a scan or the CT logs; host_events: changes; test: a test delivery',
+    enum: ['new_hosts', 'host_events', 'digest', 'test'],
+    description:
+      'new_hosts: new hosts of a scan or the CT logs; host_events: changes; digest: a digest window; test: a ' +
+      'test delivery',
   })
   kind: string;
   @ApiProperty({ type: 'string', format: 'date-time', description: 'When it was queued' }) created_at: string;
