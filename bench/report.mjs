@@ -122,3 +122,13 @@ if (k) {
       `host at ${k.storage.hosts.toLocaleString('en')} hosts (target <= 250: ${mark(k.storage.new_bytes_per_host <= 250)})`,
   );
 }
+const rules = read('scope-rules');
+if (rules) {
+  const secs = (ms) => (ms / 1000).toFixed(1);
+  console.log(
+    `\nexclusion rules at ${rules.hosts.toLocaleString('en')} hosts of one domain: add ${secs(rules.median_ms.add)} s ` +
+      `(${rules.moved.toLocaleString('en')} hosts moved), remove ${secs(rules.median_ms.remove)} s (target < 10 s: ` +
+      `${mark(Math.max(rules.median_ms.add, rules.median_ms.remove) < 10_000)}); a rule moving nothing ${secs(rules.median_ms.none)} s; ` +
+      `hand-written pass ${secs(rules.median_ms.floor)} s (add ${rules.ratio_to_floor.add}x)`,
+  );
+}

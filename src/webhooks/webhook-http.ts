@@ -75,6 +75,9 @@ export function postWebhook(
   });
 }
 
+/** How long the check of a new webhook's host may wait for its name to resolve. */
+const LOOKUP_MS = 5000;
+
 /** ipaddr.js's names of special-use ranges, as a person reads them. */
 const RANGE_NAMES: Record<string, string> = {
   linkLocal: 'link-local',
@@ -106,7 +109,10 @@ export async function targetProblem(url: URL, allowPrivate: boolean): Promise<st
     addresses = [host];
   } else {
     try {
-      addresses = (await lookup(host, { all: true })).map((a) => a.address);
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })), LOOKUP_MS).unref(),
+      );
+      addresses = (await Promise.race([lookup(host, { all: true }), timeout])).map((a) => a.address);
     } catch (e) {
       return `${host} does not resolve (${(e as { code?: string }).code ?? 'lookup failed'})`;
     }
