@@ -72,9 +72,7 @@ const result = {
   hosts: count,
   moved: figures.moved,
   runs,
-  median_ms: Object.fromEntries(
-    ['add', 'remove', 'none', 'floor'].map((k) => [k, Math.round(median(figures[k]))]),
-  ),
+  median_ms: Object.fromEntries(['add', 'remove', 'none', 'floor'].map((k) => [k, Math.round(median(figures[k]))])),
   runs_ms: Object.fromEntries(['add', 'remove', 'none', 'floor'].map((k) => [k, figures[k].map(Math.round)])),
 };
 result.ratio_to_floor = {
