@@ -46,7 +46,7 @@ describeInBrowser('Swagger UI in Chromium', () => {
       const index = (await (await fetch(`${server.baseUrl}/api/v1/`)).json()) as { data: { endpoints: string[] } };
       // Swagger UI shows the document's webhooks as operations named after them, not paths.
       expect(shown.filter((s) => s.includes(' /')).sort()).toEqual([...index.data.endpoints].sort());
-      expect(shown.filter((s) => !s.includes(' /'))).toEqual(['POST newHosts', 'POST hostEvents']);
+      expect(shown.filter((s) => !s.includes(' /'))).toEqual(['POST newHosts', 'POST hostEvents', 'POST digest']);
     }),
   );
 
