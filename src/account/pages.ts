@@ -1,7 +1,7 @@
 import type { ApiKeyEntity } from '../auth/api-key.entity.js';
 import { EVENT_TYPES } from '../events/dto/events.query.js';
 import { maskUrl, WEBHOOK_FORMATS } from '../webhooks/webhook-payload.js';
-import type { DeliveryRow, WebhookRow } from '../webhooks/webhooks.repository.js';
+import { type DeliveryRow, type WebhookRow, webhookState } from '../webhooks/webhooks.repository.js';
 import { type Html, html } from './html.js';
 
 export interface PageUser {
@@ -10,7 +10,8 @@ export interface PageUser {
   csrf: string;
 }
 
-const when = (d: Date | null) => (d ? d.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—');
+/** A time to the minute, UTC: a Date, or an ISO 8601 string as the queries give it. */
+const when = (d: Date | string | null) => (d ? new Date(d).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—');
 
 function layout(title: string, body: Html, user?: PageUser): string {
   return html`<!doctype html>
@@ -97,8 +98,6 @@ function table(headers: string[], rows: Html[]): Html {
   </table>`;
 }
 
-const isoWhen = (iso: string | null) => (iso ? `${iso.replace('T', ' ').slice(0, 16)} UTC` : '—');
-
 function outcome(d: DeliveryRow): string {
   const answer = d.error ?? (d.http_status !== null ? `HTTP ${d.http_status}` : '');
   const took = d.duration_ms !== null ? `, ${d.duration_ms} ms` : '';
@@ -118,7 +117,7 @@ function webhooksSection(user: PageUser, view: WebhooksView): Html {
           </td>
           <td>${w.types.join(', ')}</td>
           <td class="state">
-            ${w.paused_at ? html`<span class="badge warn">paused</span>` : w.failing_since ? 'failing' : 'active'}
+            ${webhookState(w) === 'paused' ? html`<span class="badge warn">paused</span>` : webhookState(w)}
             <span class="muted">${w.last_status ?? w.last_error ?? ''}</span>
           </td>
           <td>
@@ -143,7 +142,7 @@ function webhooksSection(user: PageUser, view: WebhooksView): Html {
                         ${deliveries.map(
                           (d) =>
                             html`<tr data-delivery="${d.id}">
-                              <td>${isoWhen(d.created_at)}</td>
+                              <td>${when(d.created_at)}</td>
                               <td>${d.kind.replace('_', ' ')}</td>
                               <td>${d.event_count}</td>
                               <td class="outcome">${outcome(d)}</td>

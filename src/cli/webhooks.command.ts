@@ -1,5 +1,6 @@
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { maskUrl } from '../webhooks/webhook-payload.js';
+import { webhookState } from '../webhooks/webhooks.repository.js';
 import { WebhookInputError, WebhooksService } from '../webhooks/webhooks.service.js';
 import { CliError, CliOutput } from './cli-output.js';
 import { readNewSecret } from './password-input.js';
@@ -161,7 +162,7 @@ export class WebhooksListCommand extends CommandRunner {
         String(w.failures),
         w.last_status !== null ? String(w.last_status) : (w.last_error ?? '-'),
         w.last_attempt_at ?? '-',
-        w.paused_at ? 'paused' : w.failing_since ? 'failing' : 'active',
+        webhookState(w),
         w.owner ?? 'operator',
       ]),
     );

@@ -199,7 +199,6 @@ export function reduceExclusion(type: string | null | undefined, value: unknown)
 
 /** The exact host an in-scope target names (no wildcard, no alternation), lower case, or null. */
 export function exactHostOf(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const host = hostOf(tidy(value).split(/\s/)[0]);
-  return host && !/[*()|]/.test(host) ? domainToASCII(host) || null : null;
+  const read = typeof value === 'string' ? readTarget(value) : null;
+  return read && 'host' in read && !/[*()|]/.test(read.host) ? domainToASCII(read.host) || null : null;
 }

@@ -81,7 +81,6 @@ export async function syncImportedRules(
     [JSON.stringify(wanted)],
   );
   const changed = [...new Set([...removed, ...added].map((r) => r.domain_id))];
-  if (changed.length > 0) await writing(m);
   return { added: added.length, removed: removed.length, moved: await applyScopeRules(m, changed) };
 }
 

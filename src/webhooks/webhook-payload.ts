@@ -66,7 +66,7 @@ export function renderPayload(format: WebhookFormat, batch: NewHostsBatch, optio
       head: `${batch.newCount} new ${noun} on ${batch.domain} (${about(batch)})${from}`,
       lines: batch.hosts.map((h) => h.host),
       total: batch.newCount,
-      link: feedLink(options, batch.domain),
+      link: linkTo(options, `/api/v1/domains/${batch.domain}/subdomains/new`),
     },
     options,
   );
@@ -107,9 +107,7 @@ export function renderEventsPayload(
       head: `${batch.eventCount} ${noun} on ${batch.domain} (${about(batch)})`,
       lines: batch.events.map(eventLine),
       total: batch.eventCount,
-      link: options.publicUrl
-        ? `${options.publicUrl.replace(/\/+$/, '')}/api/v1/events?domain=${batch.domain}`
-        : undefined,
+      link: linkTo(options, `/api/v1/events?domain=${batch.domain}`),
     },
     options,
   );
@@ -151,7 +149,7 @@ export function renderDigestPayload(format: WebhookFormat, batch: DigestBatch, o
       head: `${hosts}${changes} from ${minute(batch.windowFrom)} to ${minute(batch.windowTo)} UTC`,
       lines: [...batch.hosts.map((h) => `${h.host} (${about(h)})`), ...batch.events.map(eventLine)],
       total: batch.hostCount + batch.eventCount,
-      link: options.publicUrl ? `${options.publicUrl.replace(/\/+$/, '')}/api/v1/subdomains/new` : undefined,
+      link: linkTo(options, '/api/v1/subdomains/new'),
     },
     options,
   );
@@ -170,10 +168,9 @@ function about(batch: { platform: string; program?: string | null }): string {
   return batch.program ? `${batch.platform}, program ${batch.program}` : batch.platform;
 }
 
-function feedLink(options: MessageOptions, domain: string): string | undefined {
-  return options.publicUrl
-    ? `${options.publicUrl.replace(/\/+$/, '')}/api/v1/domains/${domain}/subdomains/new`
-    : undefined;
+/** `path` under PUBLIC_URL, or none when it is not set. */
+function linkTo(options: MessageOptions, path: string): string | undefined {
+  return options.publicUrl ? `${options.publicUrl.replace(/\/+$/, '')}${path}` : undefined;
 }
 
 /**

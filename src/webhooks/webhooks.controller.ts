@@ -8,7 +8,7 @@ import { ApiEnvelope, ApiErrors } from '../common/openapi/api-responses.js';
 import { UuidPipe } from '../common/validation/param.pipes.js';
 import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, WebhookDto } from './dto/webhook.dto.js';
 import { maskUrl } from './webhook-payload.js';
-import type { WebhookRow } from './webhooks.repository.js';
+import { type WebhookRow, webhookState } from './webhooks.repository.js';
 import { WebhookInputError, WebhooksService } from './webhooks.service.js';
 
 const ID = { name: 'id', description: "The webhook's id", format: 'uuid' };
@@ -26,7 +26,7 @@ function toDto(w: WebhookRow): WebhookDto {
     resolving_only: w.resolving_only,
     types: w.types,
     signed: w.has_secret,
-    state: w.paused_at ? 'paused' : w.failing_since ? 'failing' : 'active',
+    state: webhookState(w),
     created_at: w.created_at,
     last_attempt_at: w.last_attempt_at,
     last_status: w.last_status,

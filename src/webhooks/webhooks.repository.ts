@@ -1,3 +1,4 @@
+import type { ScopeMode } from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -9,7 +10,6 @@ import type { WebhookFormat } from './webhook-payload.js';
 
 /** What a delivery tells of: the new hosts of a scan or of the CT log follower, or changes of other types. */
 export type DeliveryKind = 'new_hosts' | 'host_events' | 'test' | 'digest';
-export type WebhookScope = 'in' | 'out' | 'all';
 
 export interface NewWebhook {
   /** The user of the key that made it; null for the operator's (the CLI's). */
@@ -38,7 +38,7 @@ export interface WebhookRow {
   platforms: string[] | null;
   /** null: every domain (a removed domain drops out of the list). */
   domains: string[] | null;
-  scope: WebhookScope;
+  scope: ScopeMode;
   digest_minutes: number | null;
   resolving_only: boolean;
   format: WebhookFormat;
@@ -55,6 +55,13 @@ export interface WebhookRow {
   failing_since: string | null;
   /** When the webhook was paused (failing for WEBHOOK_PAUSE_HOURS in a row); null while it is active. */
   paused_at: string | null;
+}
+
+/** paused (see PAUSE_AFTER_HOURS), failing (its last attempt failed) or active. */
+export type WebhookState = 'active' | 'failing' | 'paused';
+
+export function webhookState(w: Pick<WebhookRow, 'paused_at' | 'failing_since'>): WebhookState {
+  return w.paused_at ? 'paused' : w.failing_since ? 'failing' : 'active';
 }
 
 /** One delivery of a webhook, as its owner sees it. */
@@ -112,14 +119,18 @@ const WEBHOOK_COLUMNS = `w.id, w.owner, w.url, w.platforms,
   ${isoSql('w.last_attempt_at')} AS last_attempt_at, w.last_status, w.last_error, w.failures, w.delivered,
   w.given_up, ${isoSql('w.failing_since')} AS failing_since, ${isoSql('w.paused_at')} AS paused_at`;
 
+/** The host whose id is `hostId` is of the scope of webhook `w` (in, out or all), by its domain's exclusion rules. */
+const ofWebhookScope = (hostId: string, w: string) =>
+  `(${w}.scope = 'all'
+    OR (${w}.scope = 'out') = EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${hostId} AND k.out_of_scope))`;
+
 /**
  * A host `h` the webhook `w` tells of: never a wildcard echo, and of the webhook's scope (in: no exclusion rule
  * names it; out: one does; all).
  */
 const toldTo = (h: string, w: string) =>
-  `NOT EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id
-                 AND (k.wildcard OR (${w}.scope = 'in' AND k.out_of_scope)))
-   AND (${w}.scope <> 'out' OR EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.out_of_scope))`;
+  `NOT EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.wildcard)
+   AND ${ofWebhookScope(`${h}.id`, w)}`;
 
 /** The webhook `w` hears of the domain `d`: it lists neither platforms nor domains, or lists it. */
 const hearsOf = (w: string, d: string) =>
@@ -209,8 +220,7 @@ const DIGEST_EVENTS = (select: string, x: string, tail = '') =>
                                                      AND e.type = ANY (w.types)
      JOIN hosts h ON h.id = e.host_id JOIN domains d ON d.id = h.domain_id
     WHERE w.id = ${x}.id AND ${hearsOf('w', 'd')}
-      AND (e.type = 'scope_changed' OR w.scope = 'all'
-           OR (w.scope = 'out') = EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = h.id AND k.out_of_scope))
+      AND (e.type = 'scope_changed' OR ${ofWebhookScope('h.id', 'w')})
     ${tail}`;
 
 @Injectable()
@@ -252,11 +262,14 @@ export class WebhooksRepository {
     );
   }
 
-  /** One webhook of an owner; null when there is none with that id, or it is another user's. */
-  async findOwned(id: string, owner: string): Promise<WebhookRow | null> {
+  /**
+   * One webhook of an owner (null: the operator's); null when there is none with that id, or it is another
+   * owner's.
+   */
+  async findOwned(id: string, owner: string | null): Promise<WebhookRow | null> {
     const [row] = await rows<WebhookRow>(
       this.db,
-      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks w WHERE w.id = $1 AND w.owner = $2`,
+      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks w WHERE w.id = $1 AND w.owner IS NOT DISTINCT FROM $2`,
       [id, owner],
     );
     return row ?? null;

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
 import { DomainsRepository } from '../domains/domains.repository.js';
 import { EVENT_TYPES, type EventType } from '../events/dto/events.query.js';
+import { SCOPE_MODES } from '../intel/knowledge-filter.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
 import { targetProblem } from './webhook-http.js';
 import { renderTestPayload, WEBHOOK_FORMATS, type WebhookFormat } from './webhook-payload.js';
@@ -40,10 +41,14 @@ export interface CreatedWebhook {
   secret: string | null;
 }
 
+/** The items of a comma list (the CLI's) or of a list (the API's), trimmed, empty ones left out. */
+const itemsOf = (given: string | string[]) =>
+  (typeof given === 'string' ? given.split(',') : given).map((v) => String(v).trim()).filter(Boolean);
+
 /** The change types, each once, in the feed's order; host_new when not given. */
 function parseTypes(given: string | string[] | undefined): EventType[] {
   if (given === undefined) return ['host_new'];
-  const list = (typeof given === 'string' ? given.split(',') : given).map((t) => String(t).trim()).filter(Boolean);
+  const list = itemsOf(given);
   const unknown = list.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
   if (list.length === 0 || unknown.length > 0) {
     throw new WebhookInputError(`types must be a list of ${EVENT_TYPES.join(', ')}`);
@@ -58,7 +63,6 @@ const MAIL_ADDRESS =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const MAX_RECIPIENTS = 10;
 
-const SCOPES = ['in', 'out', 'all'];
 /** A week. */
 const MAX_DIGEST_MINUTES = 10_080;
 /** The most platforms or domains one webhook lists. */
@@ -67,7 +71,7 @@ const MAX_FILTER_ITEMS = 100;
 /** A filter list, each item once, or null for none given; a comma list is split. */
 function listOf(given: string | string[] | undefined, what: string): string[] | null {
   if (given === undefined) return null;
-  const items = (typeof given === 'string' ? given.split(',') : given).map((v) => String(v).trim()).filter(Boolean);
+  const items = itemsOf(given);
   if (items.length === 0) throw new WebhookInputError(`${what} must name at least one, or be left out for all`);
   if (items.length > MAX_FILTER_ITEMS) throw new WebhookInputError(`${what} may name at most ${MAX_FILTER_ITEMS}`);
   return [...new Set(items)];
@@ -118,7 +122,9 @@ export class WebhooksService {
       domainIds.push(domain.id);
     }
     const scope = input.scope ?? 'in';
-    if (!SCOPES.includes(scope)) throw new WebhookInputError(`scope must be one of ${SCOPES.join(', ')}`);
+    if (!(SCOPE_MODES as readonly string[]).includes(scope)) {
+      throw new WebhookInputError(`scope must be one of ${SCOPE_MODES.join(', ')}`);
+    }
     const digest = input.digestMinutes;
     if (digest !== undefined && !(Number.isInteger(digest) && digest >= 1 && digest <= MAX_DIGEST_MINUTES)) {
       throw new WebhookInputError(`digest minutes must be a whole number from 1 to ${MAX_DIGEST_MINUTES}`);
@@ -146,8 +152,7 @@ export class WebhooksService {
       types,
       chatId: format === 'telegram' ? input.chatId! : null,
     });
-    const [webhook] = (await this.webhooks.list(owner ?? undefined)).filter((w) => w.id === id);
-    return { webhook, secret };
+    return { webhook: (await this.webhooks.findOwned(id, owner))!, secret };
   }
 
   /** An http(s) URL with no credentials, whose host is no private address (unless WEBHOOK_ALLOW_PRIVATE=on). */
@@ -190,7 +195,7 @@ export class WebhooksService {
   }
 
   /** An owner's webhook; null when there is none with that id, or it is another user's. */
-  findOwned(id: string, owner: string): Promise<WebhookRow | null> {
+  findOwned(id: string, owner: string | null): Promise<WebhookRow | null> {
     return this.webhooks.findOwned(id, owner);
   }
 

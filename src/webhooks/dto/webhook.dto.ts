@@ -13,6 +13,7 @@ import {
   Min,
 } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '../../events/dto/events.query.js';
+import { SCOPE_MODES, type ScopeMode } from '../../intel/knowledge-filter.js';
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../webhook-payload.js';
 
 const FORMAT =
@@ -47,7 +48,7 @@ export class WebhookDto {
     description: 'Only these root domains (a removed domain drops out); null: all',
   })
   domains: string[] | null;
-  @ApiProperty({ enum: ['in', 'out', 'all'], description: SCOPE }) scope: 'in' | 'out' | 'all';
+  @ApiProperty({ enum: SCOPE_MODES, description: SCOPE }) scope: ScopeMode;
   @ApiProperty({ type: 'integer', nullable: true, description: DIGEST }) digest_minutes: number | null;
   @ApiProperty({ description: RESOLVING }) resolving_only: boolean;
   @ApiProperty({ enum: EVENT_TYPES, isArray: true, description: 'The change types it hears of' })
@@ -128,10 +129,10 @@ export class CreateWebhookDto {
   @IsOptional()
   domains?: string[];
 
-  @ApiPropertyOptional({ enum: ['in', 'out', 'all'], default: 'in', description: SCOPE })
-  @IsIn(['in', 'out', 'all'], { message: 'scope must be one of in, out, all' })
+  @ApiPropertyOptional({ enum: SCOPE_MODES, default: 'in', description: SCOPE })
+  @IsIn(SCOPE_MODES, { message: `scope must be one of ${SCOPE_MODES.join(', ')}` })
   @IsOptional()
-  scope?: 'in' | 'out' | 'all';
+  scope?: ScopeMode;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10080, description: DIGEST })
   @Max(10080, { message: 'digest_minutes must be at most 10080' })
