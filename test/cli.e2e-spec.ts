@@ -204,6 +204,32 @@ describe('operator CLI', () => {
     expect(await t.dataSource.query(`SELECT pattern FROM scope_rules`)).toEqual([{ pattern: 're:^qa\\d+\\.' }]);
   });
 
+  it("programs exclude add, list and remove manage a program's rules across its root domains", async () => {
+    for (const domain of ['prog-a.io', 'prog-b.io']) {
+      expect((await cli('domains', 'add', domain, '--platform', 'intigriti', '--program', 'Prog Co')).code).toBe(0);
+    }
+    const added = await cli('programs', 'exclude', 'add', 'intigriti', 'Prog Co', 're:^qa\\d+\\.');
+    expect([added.code, added.stderr]).toEqual([0, '0 hosts moved out of scope.\n']);
+    expect(added.stdout).toMatch(/^excluded re:\^qa\\d\+\\\. \(regex, program rule \d+, 2 root domains\)\n$/);
+    const list = await cli('programs', 'exclude', 'list', 'intigriti');
+    expect(list.stdout).toMatch(
+      /^ID\s+PROGRAM\s+KIND\s+PATTERN\s+DOMAINS\s+ADDED\n\d+\s+Prog Co\s+regex\s+re:\S+\s+2\s/,
+    );
+    // A root domain tracked under the program later has the rule at once.
+    expect((await cli('domains', 'add', 'prog-c.io', '--platform', 'intigriti', '--program', 'Prog Co')).code).toBe(0);
+    expect((await cli('domains', 'exclude', 'list', 'prog-c.io')).stdout).toMatch(/\sregex\s+re:\S+\s+program\s/);
+    const misspelt = await cli('programs', 'exclude', 'add', 'intigriti', 'Prog Coo', 'a.prog-a.io');
+    expect([misspelt.code, misspelt.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^error: no tracked root domain of intigriti belongs to a program named "Prog Coo"\n$/),
+    ]);
+    const removed = await cli('programs', 'exclude', 'remove', 'intigriti', 'Prog Co', 're:^qa\\d+\\.');
+    expect([removed.code, removed.stdout]).toEqual([0, 'removed re:^qa\\d+\\.\n']);
+    expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM scope_rules WHERE origin = 'program'`)).toEqual([
+      { n: 0 },
+    ]);
+  });
+
   it('webhooks add, list and remove manage webhooks; list never prints a secret', async () => {
     await cli('domains', 'add', 'hooked.com', '--platform', 'hackerone');
     const secret = 'a-secret-of-24-characters';

@@ -66,6 +66,7 @@ describe('exclusion rules', () => {
         kind: 'wildcard',
         pattern: '*.dev.scope.test',
         origin: 'manual',
+        program_rule: null,
         created_at: expect.any(String),
       },
       meta: { hosts_moved: 2 },

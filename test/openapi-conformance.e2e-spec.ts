@@ -251,6 +251,44 @@ const CASES: Record<string, Case[]> = {
     { status: 403, path: '/domains/example.com/exclusions/1', key: 'read' },
     { status: 404, path: '/domains/example.com/exclusions/999999', key: 'write' },
   ],
+  'GET /platforms/{slug}/exclusions': [
+    { status: 200, path: '/platforms/hackerone/exclusions' },
+    { status: 200, path: '/platforms/hackerone/exclusions?program=Example' },
+    { status: 400, path: `/platforms/hackerone/exclusions?program=${'x'.repeat(201)}` },
+    { status: 401, path: '/platforms/hackerone/exclusions', key: 'none' },
+    { status: 404, path: '/platforms/nope/exclusions' },
+  ],
+  'POST /platforms/{slug}/exclusions': [
+    {
+      status: 201,
+      path: '/platforms/hackerone/exclusions',
+      key: 'write',
+      body: '{"program":"Example","pattern":"re:^qa\\\\."}',
+    },
+    { status: 400, path: '/platforms/hackerone/exclusions', key: 'write', body: '{"pattern":"re:^qa\\\\."}' },
+    {
+      status: 401,
+      path: '/platforms/hackerone/exclusions',
+      key: 'none',
+      body: '{"program":"Example","pattern":"a.b"}',
+    },
+    {
+      status: 403,
+      path: '/platforms/hackerone/exclusions',
+      key: 'read',
+      body: '{"program":"Example","pattern":"a.b"}',
+    },
+    { status: 404, path: '/platforms/hackerone/exclusions', key: 'write', body: '{"program":"Nope","pattern":"a.b"}' },
+    { status: 413, path: '/platforms/hackerone/exclusions', key: 'write', body: BIG_BODY },
+  ],
+  'DELETE /platforms/{slug}/exclusions/{id}': [
+    { status: 200, path: '/platforms/hackerone/exclusions/{programRule}', key: 'write' },
+    { status: 400, path: '/platforms/hackerone/exclusions/x1', key: 'write' },
+    { status: 401, path: '/platforms/hackerone/exclusions/1', key: 'none' },
+    { status: 403, path: '/platforms/hackerone/exclusions/1', key: 'read' },
+    { status: 404, path: '/platforms/hackerone/exclusions/999999', key: 'write' },
+    { status: 404, path: '/platforms/nope/exclusions/1', key: 'write' },
+  ],
   'GET /ct/logs': [
     { status: 200, path: '/ct/logs' },
     { status: 401, path: '/ct/logs', key: 'none' },
@@ -287,6 +325,7 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
   let keys: Record<'read' | 'write', string>;
   let scanId: string;
   let ruleId: string;
+  let programRuleId: string;
   let webhookId: string;
   let goneId: string;
   let deliveryId: string;
@@ -311,6 +350,11 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
       `INSERT INTO scope_rules (domain_id, kind, pattern, regex)
        VALUES ($1, 'host', 'www.example.com', '^www\\.example\\.com$') RETURNING id::text AS id`,
       [domain.id],
+    );
+    // A program's rule to remove, copied to example.com by the domains trigger as it would be to a new root.
+    [{ id: programRuleId }] = await t.dataSource.query(
+      `INSERT INTO program_scope_rules (platform_slug, program, kind, pattern, regex)
+       VALUES ('hackerone', 'Example', 'host', 'old.example.com', '^old\\.example\\.com$') RETURNING id::text AS id`,
     );
     // A log never read (its fields null) and one read, with an error.
     await t.dataSource.query(
@@ -419,6 +463,7 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
     const path = c.path
       .replace('{scan}', scanId)
       .replace('{rule}', ruleId)
+      .replace('{programRule}', programRuleId)
       .replace('{webhook}', webhookId)
       .replace('{gone}', goneId)
       .replace('{delivery}', deliveryId);

@@ -28,6 +28,11 @@ import {
   ExcludeAddCommand,
   ExcludeListCommand,
   ExcludeRemoveCommand,
+  ProgramExcludeAddCommand,
+  ProgramExcludeListCommand,
+  ProgramExcludeRemoveCommand,
+  ProgramsCommand,
+  ProgramsExcludeCommand,
 } from './exclusions.command.js';
 import { ScopeModule } from '../scope/scope.module.js';
 import { ImportModule } from '../import/import.module.js';
@@ -100,6 +105,11 @@ export class CliModule {
         ExcludeAddCommand,
         ExcludeListCommand,
         ExcludeRemoveCommand,
+        ProgramsCommand,
+        ProgramsExcludeCommand,
+        ProgramExcludeAddCommand,
+        ProgramExcludeListCommand,
+        ProgramExcludeRemoveCommand,
         ScanClaimsRepository,
         CtCommand,
         CtStatusCommand,

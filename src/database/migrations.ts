@@ -20,6 +20,7 @@ import { ImportedScopeRules1765400000000 } from '../../migrations/1765400000000-
 import { OwnedWebhooks1765500000000 } from '../../migrations/1765500000000-OwnedWebhooks.js';
 import { WebhookChannels1765600000000 } from '../../migrations/1765600000000-WebhookChannels.js';
 import { WebhookFilters1765700000000 } from '../../migrations/1765700000000-WebhookFilters.js';
+import { ProgramScopeRules1765800000000 } from '../../migrations/1765800000000-ProgramScopeRules.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   OwnedWebhooks1765500000000,
   WebhookChannels1765600000000,
   WebhookFilters1765700000000,
+  ProgramScopeRules1765800000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -22,6 +22,7 @@ export type ScanOutcome = 'running' | 'success' | 'error';
 @Index('domains_due_idx', ['nextScanAt'], { where: 'enabled' })
 @Index('domains_queued_idx', ['queuedAt'], { where: 'queued_at IS NOT NULL' })
 @Index('domains_domain_trgm_idx', { synchronize: false })
+@Index('domains_program_idx', ['platformSlug', 'program'], { where: 'program IS NOT NULL' })
 export class DomainEntity {
   @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })
   id: number;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { rows } from '../database/sql.js';
-import { syncImportedRules } from '../scope/scope-rules.repository.js';
+import { applyScopeRules, syncImportedRules } from '../scope/scope-rules.repository.js';
 import type { ImportEntry, ImportExclusion } from './scope-formats.js';
 
 export interface ImportResult {
@@ -50,12 +50,14 @@ export class ImportRepository {
            ON CONFLICT (domain) DO NOTHING RETURNING domain`,
           columns,
         );
-        // Domains tracked before, under the same platform, learn their program's name if they had none.
-        await rows(
+        // Domains tracked before, under the same platform, learn their program's name if they had none (and with
+        // it the program's exclusion rules, copied by a trigger).
+        const joined = await rows<{ id: number }>(
           m,
           `UPDATE domains d SET program = x.program, program_handle = coalesce(d.program_handle, x.handle), updated_at = now()
              FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(domain, platform, program, handle)
-            WHERE d.domain = x.domain AND d.platform_slug = x.platform AND d.program IS NULL AND x.program IS NOT NULL`,
+            WHERE d.domain = x.domain AND d.platform_slug = x.platform AND d.program IS NULL AND x.program IS NOT NULL
+            RETURNING d.id`,
           columns,
         );
         const elsewhere = await rows<{ domain: string; platform: string }>(
@@ -80,8 +82,16 @@ export class ImportRepository {
               m,
               entries.map((e) => ({ domain: e.domain, platform: e.platform })),
               exclusions,
+              joined.map((d) => d.id),
             )
-          : { added: 0, removed: 0, moved: 0 };
+          : {
+              added: 0,
+              removed: 0,
+              moved: await applyScopeRules(
+                m,
+                joined.map((d) => d.id),
+              ),
+            };
         const result: ImportResult = {
           added: added.map((r) => r.domain).sort(),
           kept: entries.length - added.length - elsewhere.length,

@@ -1,10 +1,17 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../common/decorators/auth.decorators.js';
 import { envelope } from '../common/envelope.js';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-responses.js';
-import { RootDomainPipe } from '../common/validation/param.pipes.js';
-import { CreateExclusionDto, ExclusionChangeMetaDto, ExclusionDto } from './dto/exclusion.dto.js';
+import { PlatformSlugPipe, RootDomainPipe } from '../common/validation/param.pipes.js';
+import {
+  CreateExclusionDto,
+  CreateProgramExclusionDto,
+  ExclusionChangeMetaDto,
+  ExclusionDto,
+  ProgramExclusionDto,
+  ProgramExclusionsQuery,
+} from './dto/exclusion.dto.js';
 import { ScopeRulesService } from './scope-rules.service.js';
 
 const DOMAIN = { name: 'domain', description: 'A tracked root domain', example: 'example.com' };
@@ -58,5 +65,58 @@ export class ExclusionsController {
   @ApiErrors('invalid_id', 'invalid_domain', 'not_found')
   remove(@Param('domain', RootDomainPipe) domain: string, @Param('id') id: string) {
     return this.rules.delete(domain, id);
+  }
+}
+
+const SLUG = { name: 'slug', description: 'A platform slug', example: 'hackerone' };
+
+@ApiTags('Platforms')
+@RequireScope('read')
+@Controller('platforms/:slug/exclusions')
+export class ProgramExclusionsController {
+  constructor(private readonly rules: ScopeRulesService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "The exclusion rules of a platform's programs",
+    description:
+      "A program's rule applies to each of its root domains, tracked now or later: their lists show it with " +
+      'origin program.',
+  })
+  @ApiParam(SLUG)
+  @ApiEnvelope(ProgramExclusionDto, { isArray: true })
+  @ApiErrors('invalid_query', 'unknown_platform')
+  async list(@Param('slug', PlatformSlugPipe) slug: string, @Query() query: ProgramExclusionsQuery) {
+    return envelope(await this.rules.listProgram(slug, query.program ?? null));
+  }
+
+  @Post()
+  @RequireScope('write')
+  @ApiOperation({
+    summary: "Add an exclusion rule to a program; its root domains' hosts it names move out of scope at once",
+    description:
+      'Needs a key with the write scope. Body: `{"program": "Example Corp", "pattern": "re:^staging\\d+\\."}`. ' +
+      'The program must have a tracked root domain on the platform. The rule also applies to root domains tracked ' +
+      'under the program later. A pattern the program already has is kept as it is (and moves nothing).',
+  })
+  @ApiParam(SLUG)
+  @ApiEnvelope(ProgramExclusionDto, { status: 201, meta: ExclusionChangeMetaDto, description: 'The rule, as kept' })
+  @ApiErrors('invalid_body', 'unknown_platform', 'not_found', 'payload_too_large')
+  create(@Param('slug', PlatformSlugPipe) slug: string, @Body() body: CreateProgramExclusionDto) {
+    return this.rules.createProgram(slug, body.program, body.pattern);
+  }
+
+  @Delete(':id')
+  @RequireScope('write')
+  @ApiOperation({
+    summary: "Remove a program's exclusion rule from all its root domains",
+    description: 'Needs a key with the write scope. Each host that comes back in scope gets a scope_changed event.',
+  })
+  @ApiParam(SLUG)
+  @ApiParam({ name: 'id', description: "The program rule's id", example: '3' })
+  @ApiEnvelope(ProgramExclusionDto, { meta: ExclusionChangeMetaDto, description: 'The rule removed' })
+  @ApiErrors('invalid_id', 'unknown_platform', 'not_found')
+  remove(@Param('slug', PlatformSlugPipe) slug: string, @Param('id') id: string) {
+    return this.rules.deleteProgram(slug, id);
   }
 }

@@ -5,17 +5,33 @@ import { isoSql, rows } from '../database/sql.js';
 import { writing } from '../scans/scan-store.repository.js';
 import type { ExclusionKind, ExclusionPattern } from './exclusion-pattern.js';
 
-export type ExclusionOrigin = 'manual' | 'import';
+export type ExclusionOrigin = 'manual' | 'import' | 'program';
 
 export interface ExclusionRow {
   id: string;
   kind: ExclusionKind;
   pattern: string;
   origin: ExclusionOrigin;
+  /** The program rule a copy stands for (origin program), else null. */
+  program_rule: string | null;
   created_at: string;
 }
 
-const COLUMNS = `id::text AS id, kind, pattern, origin, ${isoSql('created_at')} AS created_at`;
+/** A program's rule, and how many of the program's root domains it applies to now. */
+export interface ProgramExclusionRow {
+  id: string;
+  program: string;
+  kind: ExclusionKind;
+  pattern: string;
+  domains: number;
+  created_at: string;
+}
+
+const COLUMNS = `id::text AS id, kind, pattern, origin, program_rule_id::text AS program_rule, ${isoSql('created_at')} AS created_at`;
+
+const PROGRAM_COLUMNS = `p.id::text AS id, p.program, p.kind, p.pattern,
+  (SELECT count(*) FROM scope_rules r WHERE r.program_rule_id = p.id)::int AS domains,
+  ${isoSql('p.created_at')} AS created_at`;
 
 /**
  * Re-evaluates the hosts of some domains against their rules in one statement, inside the caller's transaction
@@ -54,12 +70,14 @@ export async function applyScopeRules(m: EntityManager, domainIds: number[]): Pr
 /**
  * Brings the imported rules of the root domains a scope list names (`domains`, under their platform) to `wanted`,
  * inside the import's transaction: imported rules the list no longer makes go, new ones come (a pattern a manual
- * rule already has stays manual), and the hosts of the domains whose rules changed are re-evaluated.
+ * rule already has stays manual), and the hosts of the domains whose rules changed are re-evaluated, with those of
+ * `joined`, domains that joined a program (and got its rules) in the same transaction.
  */
 export async function syncImportedRules(
   m: EntityManager,
   domains: { domain: string; platform: string }[],
   wanted: { domain: string; platform: string; kind: ExclusionKind; pattern: string; regex: string }[],
+  joined: number[] = [],
 ): Promise<{ added: number; removed: number; moved: number }> {
   const removed = await rows<{ domain_id: number }>(
     m,
@@ -76,11 +94,11 @@ export async function syncImportedRules(
      SELECT d.id, w.kind, w.pattern, w.regex, 'import'
        FROM jsonb_to_recordset($1::jsonb) AS w(domain text, platform text, kind text, pattern text, regex text)
        JOIN domains d ON d.domain = w.domain AND d.platform_slug = w.platform
-     ON CONFLICT (domain_id, pattern) DO NOTHING
+     ON CONFLICT (domain_id, pattern) WHERE program_rule_id IS NULL DO NOTHING
      RETURNING domain_id`,
     [JSON.stringify(wanted)],
   );
-  const changed = [...new Set([...removed, ...added].map((r) => r.domain_id))];
+  const changed = [...new Set([...removed, ...added].map((r) => r.domain_id).concat(joined))];
   return { added: added.length, removed: removed.length, moved: await applyScopeRules(m, changed) };
 }
 
@@ -108,12 +126,13 @@ export class ScopeRulesRepository {
         m,
         `INSERT INTO scope_rules (domain_id, kind, pattern, regex)
          SELECT $1, p.kind, p.pattern, p.regex FROM jsonb_to_recordset($2::jsonb) AS p(kind text, pattern text, regex text)
-         ON CONFLICT (domain_id, pattern) DO NOTHING`,
+         ON CONFLICT (domain_id, pattern) WHERE program_rule_id IS NULL DO NOTHING`,
         [domainId, JSON.stringify(patterns)],
       );
       const rules = await rows<ExclusionRow>(
         m,
-        `SELECT ${COLUMNS} FROM scope_rules WHERE domain_id = $1 AND pattern = ANY($2::text[]) ORDER BY created_at, id`,
+        `SELECT ${COLUMNS} FROM scope_rules
+          WHERE domain_id = $1 AND pattern = ANY($2::text[]) AND program_rule_id IS NULL ORDER BY created_at, id`,
         [domainId, patterns.map((p) => p.pattern)],
       );
       return { rules, moved: await applyScopeRules(m, [domainId]) };
@@ -121,19 +140,114 @@ export class ScopeRulesRepository {
   }
 
   /**
-   * Removes rules by id or pattern and brings the hosts no rule names any more back in scope, in one transaction.
-   * Returns the rules removed (none when nothing matched) and how many hosts moved.
+   * Removes the domain's own rules (not its program's copies) by id or pattern and brings the hosts no rule names
+   * any more back in scope, in one transaction. Returns the rules removed (none when nothing matched) and how many
+   * hosts moved.
    */
   remove(domainId: number, idsOrPatterns: string[]): Promise<{ rules: ExclusionRow[]; moved: number }> {
     return this.db.transaction(async (m) => {
       await writing(m);
       const rules = await rows<ExclusionRow>(
         m,
-        `DELETE FROM scope_rules WHERE domain_id = $1 AND (id::text = ANY($2::text[]) OR pattern = ANY($2::text[]))
+        `DELETE FROM scope_rules
+          WHERE domain_id = $1 AND program_rule_id IS NULL AND (id::text = ANY($2::text[]) OR pattern = ANY($2::text[]))
          RETURNING ${COLUMNS}`,
         [domainId, idsOrPatterns],
       );
       return { rules, moved: rules.length > 0 ? await applyScopeRules(m, [domainId]) : 0 };
+    });
+  }
+
+  /** How many tracked root domains of a platform belong to a program (named exactly). */
+  async programDomains(platform: string, program: string): Promise<number> {
+    const [{ n }] = await rows<{ n: number }>(
+      this.db,
+      `SELECT count(*)::int AS n FROM domains WHERE platform_slug = $1 AND program = $2`,
+      [platform, program],
+    );
+    return n;
+  }
+
+  /** The rules of a platform's programs, or of one program (program not null). */
+  listProgram(platform: string, program: string | null): Promise<ProgramExclusionRow[]> {
+    return rows<ProgramExclusionRow>(
+      this.db,
+      `SELECT ${PROGRAM_COLUMNS} FROM program_scope_rules p
+        WHERE p.platform_slug = $1 AND ($2::text IS NULL OR p.program = $2) ORDER BY p.program, p.created_at, p.id`,
+      [platform, program],
+    );
+  }
+
+  /**
+   * Adds a program's rules not there yet, copies each new one to every root domain of the program, and moves the
+   * hosts they name out of scope, in one transaction. Returns every rule given, as kept, and how many hosts moved.
+   */
+  addProgram(
+    platform: string,
+    program: string,
+    patterns: ExclusionPattern[],
+  ): Promise<{ rules: ProgramExclusionRow[]; moved: number }> {
+    return this.db.transaction(async (m) => {
+      await writing(m);
+      const copied = await rows<{ domain_id: number }>(
+        m,
+        `WITH added AS (
+           INSERT INTO program_scope_rules (platform_slug, program, kind, pattern, regex)
+           SELECT $1, $2, p.kind, p.pattern, p.regex
+             FROM jsonb_to_recordset($3::jsonb) AS p(kind text, pattern text, regex text)
+           ON CONFLICT (platform_slug, program, pattern) DO NOTHING
+           RETURNING id, kind, pattern, regex
+         )
+         INSERT INTO scope_rules (domain_id, kind, pattern, regex, origin, program_rule_id)
+         SELECT d.id, a.kind, a.pattern, a.regex, 'program', a.id
+           FROM added a JOIN domains d ON d.platform_slug = $1 AND d.program = $2
+         RETURNING domain_id`,
+        [platform, program, JSON.stringify(patterns)],
+      );
+      const rules = await rows<ProgramExclusionRow>(
+        m,
+        `SELECT ${PROGRAM_COLUMNS} FROM program_scope_rules p
+          WHERE p.platform_slug = $1 AND p.program = $2 AND p.pattern = ANY($3::text[]) ORDER BY p.created_at, p.id`,
+        [platform, program, patterns.map((p) => p.pattern)],
+      );
+      const domainIds = [...new Set(copied.map((r) => r.domain_id))];
+      return { rules, moved: await applyScopeRules(m, domainIds) };
+    });
+  }
+
+  /**
+   * Removes program rules of a platform by id or pattern (of one program, when program is not null) with their
+   * copies, and brings the hosts no rule names any more back in scope, in one transaction.
+   */
+  removeProgram(
+    platform: string,
+    program: string | null,
+    idsOrPatterns: string[],
+  ): Promise<{ rules: ProgramExclusionRow[]; moved: number }> {
+    return this.db.transaction(async (m) => {
+      await writing(m);
+      const match = `p.platform_slug = $1 AND ($2::text IS NULL OR p.program = $2)
+                     AND (p.id::text = ANY($3::text[]) OR p.pattern = ANY($3::text[]))`;
+      const params = [platform, program, idsOrPatterns];
+      const rules = await rows<ProgramExclusionRow>(
+        m,
+        `SELECT ${PROGRAM_COLUMNS} FROM program_scope_rules p WHERE ${match} ORDER BY p.created_at, p.id`,
+        params,
+      );
+      if (rules.length === 0) return { rules, moved: 0 };
+      const domains = await rows<{ domain_id: number }>(
+        m,
+        `SELECT DISTINCT r.domain_id FROM scope_rules r WHERE r.program_rule_id = ANY($1::bigint[])`,
+        [rules.map((r) => r.id)],
+      );
+      await rows(m, `DELETE FROM program_scope_rules WHERE id = ANY($1::bigint[])`, [rules.map((r) => r.id)]);
+      return {
+        rules,
+        moved: await applyScopeRules(
+          m,
+          domains.map((d) => d.domain_id),
+        ),
+      };
     });
   }
 }

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { envelope } from '../common/envelope.js';
 import { DomainsService } from '../domains/domains.service.js';
+import { PlatformsService } from '../platforms/platforms.service.js';
 import { type ExclusionPattern, parseExclusionPattern } from './exclusion-pattern.js';
-import { type ExclusionRow, ScopeRulesRepository } from './scope-rules.repository.js';
+import { type ExclusionRow, type ProgramExclusionRow, ScopeRulesRepository } from './scope-rules.repository.js';
 
 /** A refused pattern, with the reason; the API answers it as invalid_body, the CLI prints it. */
 export class ExclusionPatternError extends Error {}
@@ -24,6 +25,7 @@ export class ScopeRulesService {
   constructor(
     private readonly rules: ScopeRulesRepository,
     private readonly domains: DomainsService,
+    private readonly platforms: PlatformsService,
   ) {}
 
   async list(domain: string): Promise<ExclusionRow[]> {
@@ -41,12 +43,7 @@ export class ScopeRulesService {
 
   async remove(domain: string, idsOrPatterns: string[]) {
     const { id } = await this.domains.requireTracked(domain);
-    // A pattern is removed as it was kept: wildcards and hosts lower-cased.
-    const keys = idsOrPatterns.flatMap((p) => {
-      const parsed = parseExclusionPattern(p);
-      return typeof parsed === 'string' ? [p] : [p, parsed.pattern];
-    });
-    return this.rules.remove(id, keys);
+    return this.rules.remove(id, patternKeys(idsOrPatterns));
   }
 
   /** POST: the rule, and how many hosts it moved out of scope; 201 when it is new. */
@@ -59,11 +56,76 @@ export class ScopeRulesService {
     }
   }
 
-  /** DELETE: the rule removed, and how many hosts came back in scope; 404 when the domain has no such rule. */
+  /**
+   * DELETE: the rule removed, and how many hosts came back in scope; 404 when the domain has no such rule of its
+   * own (a program's copy is removed with the program's rule).
+   */
   async delete(domain: string, id: string) {
-    if (!/^\d{1,18}$/.test(id)) throw new ApiError('invalid_id', 'id must be the id of an exclusion rule (digits)');
+    requireRuleId(id);
     const { rules, moved } = await this.remove(domain, [id]);
-    if (rules.length === 0) throw ApiError.notFound(`${domain} has no exclusion rule ${id}`);
+    if (rules.length === 0) {
+      const copy = (await this.list(domain)).find((r) => r.id === id && r.program_rule !== null);
+      throw ApiError.notFound(
+        copy
+          ? `exclusion rule ${id} of ${domain} is its program's rule ${copy.program_rule}: remove that one`
+          : `${domain} has no exclusion rule ${id}`,
+      );
+    }
     return envelope(rules[0], { hosts_moved: moved });
   }
+
+  /** A platform's program rules, or one program's (an unknown platform is a 404). */
+  async listProgram(platform: string, program: string | null): Promise<ProgramExclusionRow[]> {
+    await this.platforms.requirePlatform(platform);
+    return this.rules.listProgram(platform, program);
+  }
+
+  /**
+   * Adds rules to a program: they apply to every root domain of the platform tracked under that program name, now
+   * and later. The program must have a tracked root domain, so that a misspelt name is said rather than kept.
+   */
+  async addProgram(platform: string, program: string, patterns: string[]) {
+    const parsed = parsePatterns(patterns);
+    if ((await this.rules.programDomains(platform, program)) === 0) {
+      await this.platforms.requirePlatform(platform);
+      throw ApiError.notFound(`no tracked root domain of ${platform} belongs to a program named "${program}"`);
+    }
+    return this.rules.addProgram(platform, program, parsed);
+  }
+
+  /** Removes program rules by id, or by pattern (of one program, when given). */
+  async removeProgram(platform: string, program: string | null, idsOrPatterns: string[]) {
+    await this.platforms.requirePlatform(platform);
+    return this.rules.removeProgram(platform, program, patternKeys(idsOrPatterns));
+  }
+
+  /** POST: the program's rule, and how many hosts it moved out of scope. */
+  async createProgram(platform: string, program: string, pattern: string) {
+    try {
+      const { rules, moved } = await this.addProgram(platform, program, [pattern]);
+      return envelope(rules[0], { hosts_moved: moved });
+    } catch (e) {
+      throw e instanceof ExclusionPatternError ? new ApiError('invalid_body', e.message) : e;
+    }
+  }
+
+  /** DELETE: the program's rule removed with its copies; 404 when the platform has no such rule. */
+  async deleteProgram(platform: string, id: string) {
+    requireRuleId(id);
+    const { rules, moved } = await this.removeProgram(platform, null, [id]);
+    if (rules.length === 0) throw ApiError.notFound(`${platform} has no program exclusion rule ${id}`);
+    return envelope(rules[0], { hosts_moved: moved });
+  }
+}
+
+function requireRuleId(id: string): void {
+  if (!/^\d{1,18}$/.test(id)) throw new ApiError('invalid_id', 'id must be the id of an exclusion rule (digits)');
+}
+
+/** Ids and patterns to remove by: a pattern is removed as it was kept (wildcards and hosts lower-cased). */
+function patternKeys(idsOrPatterns: string[]): string[] {
+  return idsOrPatterns.flatMap((p) => {
+    const parsed = parseExclusionPattern(p);
+    return typeof parsed === 'string' ? [p] : [p, parsed.pattern];
+  });
 }

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains/domains.module.js';
-import { ExclusionsController } from './exclusions.controller.js';
+import { PlatformsModule } from '../platforms/platforms.module.js';
+import { ExclusionsController, ProgramExclusionsController } from './exclusions.controller.js';
 import { ScopeRulesRepository } from './scope-rules.repository.js';
 import { ScopeRulesService } from './scope-rules.service.js';
 
-/** Exclusion rules per root domain, and the scope of each host they decide. */
+/** Exclusion rules per root domain and per program, and the scope of each host they decide. */
 @Module({
-  imports: [DomainsModule],
-  controllers: [ExclusionsController],
+  imports: [DomainsModule, PlatformsModule],
+  controllers: [ExclusionsController, ProgramExclusionsController],
   providers: [ScopeRulesRepository, ScopeRulesService],
   exports: [ScopeRulesService],
 })

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsString } from 'class-validator';
+import { IsDefined, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { TextParam } from '../../common/validation/query-params.js';
 import { EXCLUSION_KINDS, type ExclusionKind } from '../exclusion-pattern.js';
 
 const PATTERN =
@@ -12,21 +13,65 @@ export class ExclusionDto {
   @ApiProperty({ enum: EXCLUSION_KINDS }) kind: ExclusionKind;
   @ApiProperty({ description: `${PATTERN}, as kept`, example: '*.dev.example.com' }) pattern: string;
   @ApiProperty({
-    enum: ['manual', 'import'],
+    enum: ['manual', 'import', 'program'],
     description:
       'manual: added through the API or the CLI; import: made from an out-of-scope entry of an imported scope ' +
-      'list, and replaced when the list is imported again',
+      "list, and replaced when the list is imported again; program: a rule of the domain's program " +
+      '(`/platforms/{slug}/exclusions`), removed there',
   })
-  origin: 'manual' | 'import';
+  origin: 'manual' | 'import' | 'program';
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'For origin program, the id of the program rule this stands for; null otherwise',
+    example: null,
+  })
+  program_rule: string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
+}
+
+export class ProgramExclusionDto {
+  @ApiProperty({ description: "The program rule's id", example: '3' }) id: string;
+  @ApiProperty({ description: 'The program, named as its root domains name it', example: 'Example Corp' })
+  program: string;
+  @ApiProperty({ enum: EXCLUSION_KINDS }) kind: ExclusionKind;
+  @ApiProperty({ description: `${PATTERN}, as kept`, example: 're:^staging\\d+\\.' }) pattern: string;
+  @ApiProperty({
+    type: 'integer',
+    description: "The program's tracked root domains the rule applies to now (it also applies to those added later)",
+  })
+  domains: number;
+  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
+}
+
+const PROGRAM_NAME = 'The program, named exactly as its root domains name it (`program` of `/domains`)';
+
+export class ProgramExclusionsQuery {
+  @TextParam({ maxLength: 200, description: `Only the rules of this program. ${PROGRAM_NAME}` })
+  program?: string;
 }
 
 export class ExclusionChangeMetaDto {
   @ApiProperty({
     type: 'integer',
-    description: 'Hosts of the domain that moved out of scope (or back in) with this change',
+    description: 'Hosts that moved out of scope (or back in) with this change',
   })
   hosts_moved: number;
+}
+
+export class CreateProgramExclusionDto {
+  @ApiProperty({ description: PROGRAM_NAME, example: 'Example Corp', maxLength: 200 })
+  @Matches(/^[^\p{Cc}]*$/u, { message: 'program must not contain control characters' })
+  @MaxLength(200, { message: 'program must be at most 200 characters' })
+  @MinLength(1, { message: 'program must not be empty' })
+  @IsString({ message: 'program must be a string' })
+  @IsDefined({ message: 'program is required' })
+  program: string;
+
+  @ApiProperty({ description: PATTERN, example: 're:^staging\\d+\\.', maxLength: 256 })
+  @IsString({ message: 'pattern must be a string' })
+  @IsDefined({ message: 'pattern is required' })
+  pattern: string;
 }
 
 export class CreateExclusionDto {
