@@ -15,6 +15,7 @@ import { OpenApiDocument } from './api-index/openapi.controller.js';
 import { buildOpenApiDocument } from './common/openapi/openapi.js';
 import { ApiError } from './common/errors/api-error.js';
 import { HttpDrain } from './common/http/http-drain.js';
+import { installCompression } from './common/http/compression.js';
 import { applySecurityHeaders, corsOptions } from './common/http/security.js';
 import { serializeReply } from './common/rendered-json.js';
 import { requestIdFor } from './common/http/request-id.js';
@@ -147,6 +148,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   logRequests(fastify, logger);
   if (env.HTTP === 'off') fastify.addHook('onRequest', workerOnly);
   instrumentHttp(fastify, metrics, env.METRICS === 'on', env.METRICS_TOKEN);
+  await installCompression(fastify);
   fastify.setReplySerializer(serializeReply);
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseAccountForm);
 

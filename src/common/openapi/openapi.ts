@@ -20,6 +20,8 @@ used); a malformed parameter answers 400 invalid_query naming it; parameters not
 A process that is shutting down answers any request still arriving on an open connection with 503
 service_unavailable and \`Connection: close\`: retry it (another process, or this one once restarted, answers).
 Cross-origin browser access is off unless the operator lists origins (CORS_ORIGINS).
+Send \`Accept-Encoding: br\` or \`gzip\` to get JSON bodies over 1 KiB, txt pages and exports compressed (streamed,
+with \`Vary: Accept-Encoding\`); without it, bodies are sent as they are. The event stream is never compressed.
 
 Besides polling, GET /subdomains/stream pushes new hosts as Server-Sent Events, and webhooks (see
 \`webhooks\`) receive them after each scan.`;

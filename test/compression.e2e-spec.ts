@@ -1,0 +1,114 @@
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { seedDomain } from './fixtures/data.js';
+import { type TestApp, startTestApp } from './fixtures/test-app.js';
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/**
+ * Compression negotiated from Accept-Encoding, read off the wire (fetch would decode it out of sight): br and gzip
+ * bodies decode to exactly the plain body, a client that asks for neither gets the plain body, and small bodies
+ * and the live stream are never compressed.
+ */
+describe('response compression', () => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    token = await t.token(['read']);
+    const hosts = Array.from({ length: 300 }, (_, i) => `host-${i}.packed.test`);
+    await seedDomain(t, { domain: 'packed.test', platform: 'hackerone', program: 'Packed', hosts });
+  });
+  afterAll(() => t.close());
+
+  /** One GET on a fresh connection, the body as it came (read until the end, or `limit` bytes for a stream). */
+  const get = (path: string, acceptEncoding: string | null, limit = Infinity) =>
+    new Promise<Raw>((resolve, reject) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+      if (acceptEncoding !== null) headers['accept-encoding'] = acceptEncoding;
+      const req = request(`${t.baseUrl}${path}`, { headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= limit) {
+            res.destroy();
+            done();
+          }
+        });
+        res.on('end', done);
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  const decode = (raw: Raw) => {
+    const encoding = raw.headers['content-encoding'];
+    if (encoding === 'br') return brotliDecompressSync(raw.body);
+    if (encoding === 'gzip') return gunzipSync(raw.body);
+    return raw.body;
+  };
+
+  it.each([
+    ['a JSON list', '/api/v1/domains/packed.test/subdomains?limit=500'],
+    ['the bulk feed, json', '/api/v1/platforms/hackerone/subdomains'],
+    ['the bulk feed, txt', '/api/v1/platforms/hackerone/subdomains?format=txt'],
+    ['the txt export', '/api/v1/export?format=txt'],
+    ['the CSV export', '/api/v1/export?format=csv'],
+    ['the JSON export', '/api/v1/export?format=json'],
+    ['the OpenAPI document', '/api/v1/openapi.json'],
+  ])('%s: br and gzip decode to the very body a plain request gets', async (_, path) => {
+    const plain = await get(path, null);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    for (const [asked, used] of [
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+      ['gzip, deflate, br', 'br'],
+      ['br;q=0.1, gzip;q=0.9', 'gzip'],
+    ]) {
+      const packed = await get(path, asked);
+      expect([asked, packed.status, packed.headers['content-encoding']]).toEqual([asked, 200, used]);
+      expect(String(packed.headers.vary).toLowerCase()).toContain('accept-encoding');
+      expect(packed.headers['content-type']).toBe(plain.headers['content-type']);
+      expect(packed.body.length).toBeLessThan(plain.body.length / 2);
+      expect(decode(packed).equals(plain.body)).toBe(true);
+    }
+    // An encoding the service does not offer, or identity, is the plain body.
+    for (const asked of ['deflate', 'identity']) {
+      const other = await get(path, asked);
+      expect([asked, other.headers['content-encoding'], other.body.equals(plain.body)]).toEqual([
+        asked,
+        undefined,
+        true,
+      ]);
+    }
+  });
+
+  it('leaves bodies under 1 KiB and errors as they are', async () => {
+    const small = await get('/api/v1/domains/packed.test', 'br, gzip');
+    expect(small.status).toBe(200);
+    expect(small.body.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    const error = await get('/api/v1/domains/missing.test', 'br, gzip');
+    expect([error.status, error.headers['content-encoding']]).toEqual([404, undefined]);
+    expect(JSON.parse(error.body.toString())).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it('never compresses the live stream, whose events must not wait in a compressor', async () => {
+    const stream = await get('/api/v1/subdomains/stream', 'br, gzip', 1);
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(stream.headers['content-encoding']).toBeUndefined();
+    expect(stream.body.toString()[0]).toMatch(/[:a-z]/); // readable text from the first byte
+  });
+});
