@@ -1,9 +1,12 @@
-// The export of every host as txt against its floor, on the PostgreSQL server, in one run on the same rows:
-//   service — GET /api/v1/export?format=txt from the built service (node dist/main.js, WORKER=off),
-//   floor   — psql -c "\copy (SELECT … the same rows, same order …) TO STDOUT".
+// The export of every host against its floor, on the PostgreSQL server, in one run on the same rows, for txt and
+// CSV, plain and gzip-compressed:
+//   service — GET /api/v1/export?format=txt|csv from the built service (node dist/main.js, WORKER=off), with
+//             Accept-Encoding: gzip for the compressed cases (bytes counted as they come, not decoded);
+//   floor   — psql -c "\copy (SELECT … the same columns, same order …) TO STDOUT [(FORMAT csv)]" [| gzip -1].
 // Reports rows/s (median of BENCH_RUNS alternated runs), the ratio, and the server's RSS growth during the export.
 // Usage: npm run build && node bench/export.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_RUNS)
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { createBenchDatabase, median, startService, writeResult } from './harness.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
@@ -15,64 +18,124 @@ const service = await startService(dbUrl);
 const baseUrl = service.url;
 const rss = service.rss;
 
-async function serviceRun() {
-  const before = rss();
-  let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, rss())), 25);
-  const t0 = process.hrtime.bigint();
-  const res = await fetch(`${baseUrl}/api/v1/export?format=txt`, { headers: { 'x-api-key': token } });
-  let lines = 0;
-  for await (const chunk of res.body) for (const byte of chunk) if (byte === 10) lines++;
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  clearInterval(sampler);
-  return { rows: lines, seconds, rss_growth_mb: (peak - before) / 2 ** 20, peak_rss_mb: peak / 2 ** 20 };
-}
+/** The export's columns as psql's floor selects them, for each format, with COPY's own options. */
+const FLOOR_SQL = {
+  txt: {
+    sql: `SELECT h.host FROM domains d JOIN hosts h ON h.domain_id = d.id ORDER BY d.domain, h.host`,
+    options: '',
+  },
+  csv: {
+    sql: `SELECT h.host, d.domain, d.platform_slug, h.first_seen_at, h.is_active
+            FROM domains d JOIN hosts h ON h.domain_id = d.id ORDER BY d.domain, h.host`,
+    options: ' (FORMAT csv)',
+  },
+};
 
-function floorRun() {
-  const sql = `SELECT h.host FROM domains d JOIN hosts h ON h.domain_id = d.id ORDER BY d.domain, h.host`;
+/**
+ * Downloads one export over a fresh connection and counts its bytes (and, uncompressed, its lines) as they come:
+ * a compressed body is not decoded, so the client's CPU does not count against the service.
+ */
+function serviceRun(format, encoding) {
   return new Promise((resolve, reject) => {
+    const before = rss();
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, rss())), 25);
     const t0 = process.hrtime.bigint();
-    const psql = spawn('psql', [dbUrl, '-qAt', '-c', `\\copy (${sql}) TO STDOUT`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const headers = { 'x-api-key': token, ...(encoding ? { 'accept-encoding': encoding } : {}) };
+    const req = request(`${baseUrl}/api/v1/export?format=${format}`, { headers, agent: false }, (res) => {
+      let lines = 0;
+      let bytes = 0;
+      res.on('data', (chunk) => {
+        bytes += chunk.length;
+        if (!encoding) for (const byte of chunk) if (byte === 10) lines++;
+      });
+      res.on('end', () => {
+        clearInterval(sampler);
+        resolve({
+          rows: encoding ? null : lines,
+          bytes,
+          encoding: res.headers['content-encoding'] ?? null,
+          seconds: Number(process.hrtime.bigint() - t0) / 1e9,
+          rss_growth_mb: (peak - before) / 2 ** 20,
+          peak_rss_mb: peak / 2 ** 20,
+        });
+      });
+      res.on('error', reject);
     });
-    let lines = 0;
-    psql.stdout.on('data', (chunk) => {
-      for (const byte of chunk) if (byte === 10) lines++;
-    });
-    psql.on('error', reject);
-    psql.on('close', () => resolve({ rows: lines, seconds: Number(process.hrtime.bigint() - t0) / 1e9 }));
+    req.on('error', reject);
+    req.end();
   });
 }
 
-await serviceRun(); // warm-up: caches and the connection pool
-const serviceRuns = [];
-const floor = [];
-for (let i = 0; i < runs; i++) {
-  serviceRuns.push(await serviceRun());
-  floor.push(await floorRun());
+/** psql \copy of the same rows in the same order, piped through gzip -1 when gzip is asked for. */
+function floorRun(format, gzip) {
+  const { sql, options } = FLOOR_SQL[format];
+  const copy = `psql '${dbUrl}' -qAt -c "\\copy (${sql.replace(/\s+/g, ' ')}) TO STDOUT${options}"`;
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const shell = spawn('sh', ['-c', gzip ? `${copy} | gzip -1` : copy], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let lines = 0;
+    let bytes = 0;
+    shell.stdout.on('data', (chunk) => {
+      bytes += chunk.length;
+      if (!gzip) for (const byte of chunk) if (byte === 10) lines++;
+    });
+    shell.on('error', reject);
+    shell.on('close', () =>
+      resolve({ rows: gzip ? null : lines, bytes, seconds: Number(process.hrtime.bigint() - t0) / 1e9 }),
+    );
+  });
+}
+
+/** Each case: the service's export and its floor, alternated, median of `runs`. */
+const CASES = [
+  { name: 'txt', format: 'txt', encoding: null },
+  { name: 'csv', format: 'csv', encoding: null },
+  { name: 'txt, gzip', format: 'txt', encoding: 'gzip' },
+  { name: 'csv, gzip', format: 'csv', encoding: 'gzip' },
+];
+
+await serviceRun('txt', null); // warm-up: caches and the connection pool
+const cases = [];
+for (const c of CASES) {
+  const serviceRuns = [];
+  const floor = [];
+  for (let i = 0; i < runs; i++) {
+    serviceRuns.push(await serviceRun(c.format, c.encoding));
+    floor.push(await floorRun(c.format, c.encoding === 'gzip'));
+  }
+  cases.push({ ...c, serviceRuns, floor });
 }
 service.stop();
 await db.drop();
 
-const rate = (r) => r.rows / r.seconds;
-const result = {
-  benchmark: 'export-txt',
-  hosts,
-  runs,
-  seed_seconds: seedSeconds,
-  service: {
-    rows: serviceRuns[0].rows,
-    rows_per_second: median(serviceRuns.map(rate)),
-    rss_growth_mb: median(serviceRuns.map((r) => r.rss_growth_mb)),
-    peak_rss_mb: Math.max(...serviceRuns.map((r) => r.peak_rss_mb)),
-    all: serviceRuns,
-  },
-  floor: { rows: floor[0].rows, rows_per_second: median(floor.map(rate)), all: floor },
-};
-result.ratio_to_floor = +(result.service.rows_per_second / result.floor.rows_per_second).toFixed(2);
+const rate = (rows) => (r) => rows / r.seconds;
+const result = { benchmark: 'export', hosts, runs, seed_seconds: seedSeconds, cases: [] };
+for (const c of cases) {
+  const hostsExported = c.serviceRuns.find((r) => r.rows !== null)?.rows ?? cases[0].serviceRuns[0].rows;
+  const one = {
+    name: c.name,
+    encoding: c.serviceRuns[0].encoding,
+    service: {
+      rows: hostsExported,
+      bytes: c.serviceRuns[0].bytes,
+      rows_per_second: median(c.serviceRuns.map(rate(hostsExported))),
+      rss_growth_mb: median(c.serviceRuns.map((r) => r.rss_growth_mb)),
+      peak_rss_mb: Math.max(...c.serviceRuns.map((r) => r.peak_rss_mb)),
+      all: c.serviceRuns,
+    },
+    floor: { bytes: c.floor[0].bytes, rows_per_second: median(c.floor.map(rate(hostsExported))), all: c.floor },
+  };
+  one.ratio_to_floor = +(one.service.rows_per_second / one.floor.rows_per_second).toFixed(2);
+  result.cases.push(one);
+}
 writeResult(`export-${hosts}`, result);
-console.log(
-  `export of ${result.service.rows} hosts as txt (median of ${runs}): service ${Math.round(result.service.rows_per_second)} rows/s, ` +
-    `psql \\copy ${Math.round(result.floor.rows_per_second)} rows/s, ratio ${result.ratio_to_floor}; ` +
-    `server RSS +${result.service.rss_growth_mb.toFixed(1)} MB (peak ${result.service.peak_rss_mb.toFixed(0)} MB)${seedSeconds === null ? '' : `; seeded in ${seedSeconds.toFixed(1)} s`}`,
-);
+for (const c of result.cases) {
+  console.log(
+    `export of ${c.service.rows} hosts as ${c.name} (median of ${runs}): service ${Math.round(c.service.rows_per_second)} rows/s` +
+      ` (${(c.service.bytes / 2 ** 20).toFixed(1)} MB, ${c.encoding ?? 'identity'}), psql \\copy ${Math.round(c.floor.rows_per_second)} rows/s` +
+      ` (${(c.floor.bytes / 2 ** 20).toFixed(1)} MB), ratio ${c.ratio_to_floor}; server RSS +${c.service.rss_growth_mb.toFixed(1)} MB` +
+      ` (peak ${c.service.peak_rss_mb.toFixed(0)} MB)`,
+  );
+}
+if (seedSeconds !== null) console.log(`seeded in ${seedSeconds.toFixed(1)} s`);
