@@ -16,6 +16,7 @@ import { buildOpenApiDocument } from './common/openapi/openapi.js';
 import { ApiError } from './common/errors/api-error.js';
 import { HttpDrain } from './common/http/http-drain.js';
 import { installCompression } from './common/http/compression.js';
+import { installConditionalGet } from './common/http/conditional-get.js';
 import { applySecurityHeaders, corsOptions } from './common/http/security.js';
 import { serializeReply } from './common/rendered-json.js';
 import { requestIdFor } from './common/http/request-id.js';
@@ -148,6 +149,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   logRequests(fastify, logger);
   if (env.HTTP === 'off') fastify.addHook('onRequest', workerOnly);
   instrumentHttp(fastify, metrics, env.METRICS === 'on', env.METRICS_TOKEN);
+  installConditionalGet(fastify);
   await installCompression(fastify);
   fastify.setReplySerializer(serializeReply);
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseAccountForm);

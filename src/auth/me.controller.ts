@@ -5,11 +5,13 @@ import { envelope } from '../common/envelope.js';
 import { ApiEnvelope } from '../common/openapi/api-responses.js';
 import { MeDto } from '../api-index/dto/index.dto.js';
 import type { AuthenticatedKey } from './api-keys.service.js';
+import { AnsweredFresh } from '../common/http/conditional-get.js';
 
 @ApiTags('Getting started')
 @Controller('me')
 export class MeController {
   @Get()
+  @AnsweredFresh()
   @RequireScope('read')
   @ApiOperation({
     summary: 'The identity of the presented key',

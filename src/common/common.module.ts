@@ -1,4 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { ConditionalGetInterceptor, ResponseCache } from './http/conditional-get.js';
 import { Metrics } from '../metrics/metrics.js';
 import { RouteIndex } from './http/route-index.js';
 import { Shutdown } from './shutdown.js';
@@ -9,8 +11,14 @@ export class CommonModule {
   static forRoot(routes: RouteIndex, metrics: Metrics): DynamicModule {
     return {
       module: CommonModule,
-      providers: [{ provide: RouteIndex, useValue: routes }, { provide: Metrics, useValue: metrics }, Shutdown],
-      exports: [RouteIndex, Metrics, Shutdown],
+      providers: [
+        { provide: RouteIndex, useValue: routes },
+        { provide: Metrics, useValue: metrics },
+        Shutdown,
+        ResponseCache,
+        { provide: APP_INTERCEPTOR, useClass: ConditionalGetInterceptor },
+      ],
+      exports: [RouteIndex, Metrics, Shutdown, ResponseCache],
     };
   }
 }

@@ -168,6 +168,26 @@ export class Environment extends ProbeEnvironment {
   STREAM_POLL_SECONDS = 5;
 
   @EnvVar(
+    "Seconds between a process's own looks at the data version, besides the NOTIFY that tells it of each write at once (a notice is lost while its LISTEN connection is down, and a CLI attached to the embedded database sends none to the service).",
+    '2',
+  )
+  @Transform(toInt)
+  @Min(1)
+  @Max(60)
+  @IsInt()
+  DATA_VERSION_POLL_SECONDS = 2;
+
+  @EnvVar(
+    'Megabytes of answers a process keeps per data version: aggregates (/stats, /platforms, /scans/status) and the ETags that answer If-None-Match without a query.',
+    '32',
+  )
+  @Transform(toInt)
+  @Min(0)
+  @Max(4096)
+  @IsInt()
+  RESPONSE_CACHE_MB = 32;
+
+  @EnvVar(
     'Most /subdomains/stream connections one process serves at once; more are answered 503 with Retry-After.',
     '1000',
   )

@@ -5,6 +5,7 @@ import { envelope } from '../common/envelope.js';
 import { ApiEnvelope } from '../common/openapi/api-responses.js';
 import { CtService } from './ct.service.js';
 import { CtLogDto } from './dto/ct-log.dto.js';
+import { AnsweredFresh } from '../common/http/conditional-get.js';
 
 @ApiTags('Certificate Transparency')
 @RequireScope('read')
@@ -13,6 +14,7 @@ export class CtController {
   constructor(private readonly ct: CtService) {}
 
   @Get('logs')
+  @AnsweredFresh()
   @ApiOperation({
     summary: 'The Certificate Transparency logs the worker follows, and where each stands',
     description:

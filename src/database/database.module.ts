@@ -2,19 +2,13 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment.js';
+import { DataVersion } from './data-version.js';
 import { dataSourceOptions } from './data-source-options.js';
 import type { DatabaseTarget } from './database.js';
 import { runMigrations } from './migrations.js';
+import { DatabaseInfo, MigrationReport } from './database-info.js';
 
-/** Names of the migrations this process applied at start (empty when the schema was already current). */
-export class MigrationReport {
-  applied: string[] = [];
-}
-
-/** Which database this process uses: a server by URL, or the embedded one. */
-export class DatabaseInfo {
-  constructor(readonly target: DatabaseTarget) {}
-}
+export { DatabaseInfo, MigrationReport };
 
 /** The TypeORM data source; pending migrations are applied before anything else uses it. */
 @Global()
@@ -27,8 +21,9 @@ export class DatabaseModule {
       providers: [
         { provide: MigrationReport, useValue: report },
         { provide: DatabaseInfo, useValue: new DatabaseInfo(target) },
+        DataVersion,
       ],
-      exports: [MigrationReport, DatabaseInfo],
+      exports: [MigrationReport, DatabaseInfo, DataVersion],
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({ ...dataSourceOptions(target, env), retryAttempts: 2, retryDelay: 1000 }),

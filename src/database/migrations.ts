@@ -21,6 +21,7 @@ import { OwnedWebhooks1765500000000 } from '../../migrations/1765500000000-Owned
 import { WebhookChannels1765600000000 } from '../../migrations/1765600000000-WebhookChannels.js';
 import { WebhookFilters1765700000000 } from '../../migrations/1765700000000-WebhookFilters.js';
 import { ProgramScopeRules1765800000000 } from '../../migrations/1765800000000-ProgramScopeRules.js';
+import { DataVersion1765900000000 } from '../../migrations/1765900000000-DataVersion.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -45,6 +46,7 @@ export const MIGRATIONS = [
   WebhookChannels1765600000000,
   WebhookFilters1765700000000,
   ProgramScopeRules1765800000000,
+  DataVersion1765900000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

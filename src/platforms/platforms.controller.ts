@@ -7,6 +7,7 @@ import { PlatformDomainDto, PlatformDto } from './dto/platform.dto.js';
 import { PlatformDomainsQuery } from './dto/platform-domains.query.js';
 import { PLATFORM_SLUGS } from './platform-slugs.js';
 import { PlatformsService } from './platforms.service.js';
+import { CachedAggregate } from '../common/http/conditional-get.js';
 
 export const SLUG_PARAM = {
   name: 'slug',
@@ -22,6 +23,7 @@ export class PlatformsController {
   constructor(private readonly platforms: PlatformsService) {}
 
   @Get()
+  @CachedAggregate()
   @ApiOperation({
     summary: 'The tracked platforms with their counts',
     description:
@@ -34,6 +36,7 @@ export class PlatformsController {
   }
 
   @Get(':slug')
+  @CachedAggregate()
   @ApiOperation({
     summary: 'One platform',
     description: 'A platform by its slug (e.g. hackerone), with the counts GET /platforms lists.',

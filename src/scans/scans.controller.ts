@@ -8,6 +8,7 @@ import { ListScansQuery } from './dto/list-scans.query.js';
 import { QueueScanDto } from './dto/queue-scan.dto.js';
 import { QueuedScanDto, RescanAllDto, ScanDto, WorkerStatusDto } from './dto/scan.dto.js';
 import { ScansService } from './scans.service.js';
+import { CachedAggregate } from '../common/http/conditional-get.js';
 
 @ApiTags('Scans')
 @RequireScope('read')
@@ -27,6 +28,7 @@ export class ScansController {
   }
 
   @Get('status')
+  @CachedAggregate()
   @ApiOperation({
     summary: "The worker's health and scan cycle",
     description:

@@ -5,6 +5,7 @@ import { ApiEnvelope, ApiErrors } from '../common/openapi/api-responses.js';
 import { StatsDto, TimeseriesMetaDto, TimeseriesPointDto, TopDomainDto, TopDomainsMetaDto } from './dto/stats.dto.js';
 import { TimeseriesQuery, TopDomainsQuery } from './dto/stats.query.js';
 import { StatsService } from './stats.service.js';
+import { CachedAggregate } from '../common/http/conditional-get.js';
 
 @ApiTags('Stats')
 @RequireScope('read')
@@ -13,6 +14,7 @@ export class StatsController {
   constructor(private readonly stats: StatsService) {}
 
   @Get()
+  @CachedAggregate()
   @ApiOperation({
     summary: 'Totals, new-host counts and per-platform figures',
     description:
@@ -25,6 +27,7 @@ export class StatsController {
   }
 
   @Get('top-domains')
+  @CachedAggregate()
   @ApiOperation({
     summary: 'Domains with the most new hosts in the window; ties by domain name',
     description:
@@ -37,6 +40,7 @@ export class StatsController {
   }
 
   @Get('timeseries')
+  @CachedAggregate()
   @ApiOperation({
     summary: 'New hosts per bucket over the window, oldest first, empty buckets as 0',
     description: 'Buckets are aligned in UTC; the first bucket holds only hosts from since on. At most 10000 buckets.',

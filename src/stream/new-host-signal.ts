@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { DatabaseInfo } from '../database/database.module.js';
+import { PgListener } from '../database/pg-listener.js';
 import { poolOf, rows } from '../database/sql.js';
 
 /** The PostgreSQL channel that carries "a scan committed new hosts" between processes. */
@@ -15,8 +15,6 @@ export interface NewHostsSignal {
   platform: string;
 }
 
-const RECONNECT_MS = [1000, 2000, 5000, 10_000];
-
 /**
  * Tells live streams that new hosts were committed. A scan publishes after its commit: listeners in this
  * process hear it at once, and on a PostgreSQL server a NOTIFY carries it to every other process, whose
@@ -27,15 +25,25 @@ const RECONNECT_MS = [1000, 2000, 5000, 10_000];
 export class NewHostSignal implements OnModuleDestroy {
   private readonly logger = new Logger('NewHostSignal');
   private readonly events = new EventEmitter().setMaxListeners(0);
-  private client: pg.Client | null = null;
-  private connecting: Promise<void> | null = null;
-  private failures = 0;
-  private closed = false;
+  private readonly listener: PgListener;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly info: DatabaseInfo,
-  ) {}
+  ) {
+    this.listener = new PgListener(poolOf(db).options, NEW_HOSTS_CHANNEL, this.logger, {
+      notification: (payload) => {
+        try {
+          this.events.emit('signal', JSON.parse(payload) as NewHostsSignal);
+        } catch {
+          // A payload that is not ours: ignore it.
+        }
+      },
+      // Hosts committed while no connection listened: streams look again.
+      connected: () => this.events.emit('signal', null),
+      wanted: () => this.events.listenerCount('signal') > 0,
+    });
+  }
 
   /**
    * Announces new hosts of a domain, after their commit: to this process's listeners, and on a server through
@@ -78,52 +86,11 @@ export class NewHostSignal implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.closed = true;
-    await this.client?.end().catch(() => undefined);
-    this.client = null;
+    await this.listener.close();
   }
 
   /** Opens the LISTEN connection once; a lost one is opened again with back-off while anyone listens. */
   private listen(): Promise<void> {
-    if (this.client || this.connecting || this.closed) return this.connecting ?? Promise.resolve();
-    this.connecting = this.connect().finally(() => (this.connecting = null));
-    return this.connecting;
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client(poolOf(this.db).options);
-    client.on('notification', (message) => {
-      try {
-        this.events.emit('signal', JSON.parse(message.payload ?? '') as NewHostsSignal);
-      } catch {
-        // A payload that is not ours: ignore it.
-      }
-    });
-    client.on('error', (e) => this.lost(client, e));
-    client.on('end', () => this.lost(client, new Error('connection ended')));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${NEW_HOSTS_CHANNEL}`);
-      if (this.closed) {
-        await client.end();
-        return;
-      }
-      this.client = client;
-      this.failures = 0;
-      // Hosts committed while no connection listened: streams look again.
-      this.events.emit('signal', null);
-    } catch (e) {
-      await client.end().catch(() => undefined);
-      this.lost(null, e as Error);
-    }
-  }
-
-  private lost(client: pg.Client | null, error: Error): void {
-    if (client && this.client !== client) return;
-    this.client = null;
-    if (this.closed || this.events.listenerCount('signal') === 0) return;
-    const wait = RECONNECT_MS[Math.min(this.failures++, RECONNECT_MS.length - 1)];
-    if (this.failures === 1) this.logger.warn(`LISTEN connection lost (${error.message}); reconnecting`);
-    setTimeout(() => void this.listen(), wait).unref();
+    return this.listener.listen();
   }
 }

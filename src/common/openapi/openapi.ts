@@ -4,6 +4,8 @@ import {
   type OpenAPIObject,
   type OperationObject,
   type ResponseObject,
+  type HeaderObject,
+  type ParameterObject,
   SwaggerModule,
 } from '@nestjs/swagger';
 import { API_KEY_SCHEME, BEARER_SCHEME } from '../decorators/auth.decorators.js';
@@ -81,8 +83,14 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl?: string):
   const document = SwaggerModule.createDocument(app, builder.build(), { ignoreGlobalPrefix: true });
   // OpenAPI 3.1 names a license by its SPDX identifier; DocumentBuilder only knows a name and a URL.
   document.info.license = { name: 'MIT', identifier: 'MIT' } as OpenAPIObject['info']['license'];
-  document.components = { ...document.components, headers: { 'X-Request-Id': REQUEST_ID_HEADER } };
-  for (const item of Object.values(document.paths)) {
+  document.components = {
+    ...document.components,
+    headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...CONDITIONAL_HEADERS },
+    parameters: { ...document.components?.parameters, 'If-None-Match': IF_NONE_MATCH },
+  };
+  for (const [path, item] of Object.entries(document.paths)) {
+    const get = (item as Record<string, OperationObject>).get;
+    if (get && !STREAMED.includes(path)) conditional(get);
     for (const operation of Object.values(item as Record<string, OperationObject>)) {
       // A scope set on a controller and raised on a method lists each security scheme twice. A public route
       // says so (an empty list) rather than leaving readers to guess.
@@ -96,6 +104,54 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl?: string):
     }
   }
   return toOpenApi31({ ...document, webhooks: WEBHOOKS_OPENAPI });
+}
+
+/** GETs whose body is streamed, and so has no ETag. */
+const STREAMED = ['/export', '/subdomains/stream'];
+
+const CONDITIONAL_HEADERS: Record<string, HeaderObject> = {
+  ETag: {
+    description:
+      'A digest of the body (weak: the same body is also sent compressed). Send it back as If-None-Match: the ' +
+      'answer is 304 with no body while it is unchanged.',
+    schema: { type: 'string', example: 'W/"3q2-7w5NlLpZ4hTSUuIqMEBtRYA"' },
+  },
+  'Cache-Control': {
+    description: 'private, no-cache: a client may keep the answer, and asks again (with If-None-Match) before each use',
+    schema: { type: 'string', example: 'private, no-cache' },
+  },
+};
+
+const IF_NONE_MATCH: ParameterObject = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The ETag of an answer you hold (or a list of them, or *). While nothing it shows has changed the answer is ' +
+    '304 Not Modified with no body, usually without any query; a window in hours is exact to the minute.',
+  schema: { type: 'string' },
+};
+
+const NOT_MODIFIED: ResponseObject = {
+  description: 'Not Modified: the answer whose ETag If-None-Match names is still the answer. No body.',
+  headers: {
+    ETag: { $ref: '#/components/headers/ETag' },
+    'Cache-Control': { $ref: '#/components/headers/Cache-Control' },
+  },
+};
+
+/** Documents a GET's conditional answers: ETag and Cache-Control on its 200, If-None-Match, and its 304. */
+function conditional(operation: OperationObject): void {
+  operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/If-None-Match' }];
+  const ok = operation.responses['200'] as ResponseObject | undefined;
+  if (ok) {
+    ok.headers = {
+      ...ok.headers,
+      ETag: { $ref: '#/components/headers/ETag' },
+      'Cache-Control': { $ref: '#/components/headers/Cache-Control' },
+    };
+  }
+  operation.responses['304'] = { ...NOT_MODIFIED, headers: { ...NOT_MODIFIED.headers } };
 }
 
 type Json = { [key: string]: unknown };

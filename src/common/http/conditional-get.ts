@@ -1,0 +1,169 @@
+import { hash } from 'node:crypto';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { type Observable, of, tap } from 'rxjs';
+import { Environment } from '../../config/environment.js';
+import { DataVersion } from '../../database/data-version.js';
+import { RenderedJson } from '../rendered-json.js';
+import { API_PREFIX } from './route-index.js';
+
+/** Every JSON and txt answer of a GET may be kept, by the caller alone, and must be checked before each use. */
+export const CACHE_CONTROL = 'private, no-cache';
+
+const ANSWERED_FRESH = 'conditional:fresh';
+const CACHED_AGGREGATE = 'conditional:aggregate';
+
+/**
+ * A route whose answer can change without the data version moving (a CT log's position, a key's last use): its
+ * ETag still comes from its body, but If-None-Match never skips its query.
+ */
+export const AnsweredFresh = () => SetMetadata(ANSWERED_FRESH, true);
+
+/**
+ * A route whose answer is the same for every caller and costly to compute (an aggregate): computed once per data
+ * version, minute and URL in each process, then answered from memory.
+ */
+export const CachedAggregate = () => SetMetadata(CACHED_AGGREGATE, true);
+
+interface Conditional {
+  /** Where the answer's ETag is kept for If-None-Match, or null for a route answered fresh. */
+  key: string | null;
+  /** Set when the kept ETag already matches If-None-Match: the answer is 304, and the route never ran. */
+  notModified?: string;
+  cache: ResponseCache;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    conditional?: Conditional;
+  }
+}
+
+/** Whether an If-None-Match header names this ETag (weak comparison, as RFC 9110 has it for GET), or is `*`. */
+export function matchesEtag(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const wanted = opaque(etag);
+  const listed = (Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : ifNoneMatch).split(',');
+  return listed.some((tag) => tag.trim() === '*' || opaque(tag) === wanted);
+}
+
+/** The ETag of a body: a digest of its bytes, weak because the same body is also sent compressed. */
+export function etagOf(body: string | Buffer): string {
+  return `W/"${hash('sha1', body, 'base64url')}"`;
+}
+
+/**
+ * Answers and ETags kept for the current data version, within RESPONSE_CACHE_MB (a quarter for ETags, the rest for
+ * aggregates' bodies), least recently used out first. Everything is dropped the moment the version moves.
+ */
+@Injectable()
+export class ResponseCache {
+  private readonly etags: LRUCache<string, string> | null;
+  private readonly bodies: LRUCache<string, RenderedJson | object> | null;
+
+  constructor(env: Environment, version: DataVersion) {
+    const budget = env.RESPONSE_CACHE_MB * 2 ** 20;
+    this.etags =
+      budget > 0
+        ? new LRUCache({
+            maxSize: Math.ceil(budget / 4),
+            sizeCalculation: (etag, key) => key.length + etag.length + 64,
+          })
+        : null;
+    this.bodies =
+      budget > 0
+        ? new LRUCache({
+            maxSize: Math.ceil((budget * 3) / 4),
+            sizeCalculation: (body, key) =>
+              key.length + (body instanceof RenderedJson ? body.text.length : JSON.stringify(body).length) + 64,
+          })
+        : null;
+    version.onMove(() => {
+      this.etags?.clear();
+      this.bodies?.clear();
+    });
+  }
+
+  etag(key: string): string | undefined {
+    return this.etags?.get(key);
+  }
+
+  keepEtag(key: string, etag: string): void {
+    this.etags?.set(key, etag);
+  }
+
+  body(key: string): RenderedJson | object | undefined {
+    return this.bodies?.get(key);
+  }
+
+  keepBody(key: string, body: RenderedJson | object): void {
+    this.bodies?.set(key, body);
+  }
+}
+
+/**
+ * Conditional GETs of the API, after authentication (a global interceptor runs after the guard). The answer is
+ * known for a key made of the data version, the minute (so that windows in hours stay exact to the minute), the
+ * API key and the URL. When If-None-Match names the ETag kept for that key, the answer is 304 and the route's SQL
+ * never runs; an aggregate's body kept for the version, minute and URL is answered without its SQL too. The ETag
+ * itself is set by the onSend hook (installConditionalGet) from the body sent.
+ */
+@Injectable()
+export class ConditionalGetInterceptor implements NestInterceptor {
+  constructor(
+    private readonly version: DataVersion,
+    private readonly cache: ResponseCache,
+    private readonly reflector: Reflector,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    if (request.method !== 'GET' || !request.url.startsWith(`${API_PREFIX}/`)) return next.handle();
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(ANSWERED_FRESH, targets)) {
+      request.conditional = { key: null, cache: this.cache };
+      return next.handle();
+    }
+    const stamp = `${this.version.current()}|${Math.floor(Date.now() / 60_000)}`;
+    const key = `${stamp}|${request.apiKey?.id ?? 'public'}|${request.url}`;
+    request.conditional = { key, cache: this.cache };
+    const known = this.cache.etag(key);
+    if (known && matchesEtag(request.headers['if-none-match'], known)) {
+      request.conditional.notModified = known;
+      return of('');
+    }
+    if (!this.reflector.getAllAndOverride<boolean>(CACHED_AGGREGATE, targets)) return next.handle();
+    const bodyKey = `${stamp}|${request.url}`;
+    const kept = this.cache.body(bodyKey);
+    if (kept) return of(kept);
+    return next.handle().pipe(tap((body) => body && this.cache.keepBody(bodyKey, body)));
+  }
+}
+
+/**
+ * Sets ETag and Cache-Control on each 200 of an API GET whose body is text (JSON, txt pages; not exports or the
+ * stream, which are streamed), answers 304 with no body when If-None-Match names it, and keeps the ETag for the
+ * interceptor. Installed before compression, so the ETag is the plain body's.
+ */
+export function installConditionalGet(fastify: FastifyInstance): void {
+  fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
+    const conditional = request.conditional;
+    if (!conditional || reply.statusCode !== 200) return done(null, payload);
+    if (conditional.notModified) {
+      void reply.status(304).header('etag', conditional.notModified).header('cache-control', CACHE_CONTROL);
+      reply.removeHeader('content-type');
+      return done(null, '');
+    }
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+    const etag = etagOf(payload);
+    void reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
+    if (conditional.key) conditional.cache.keepEtag(conditional.key, etag);
+    if (!matchesEtag(request.headers['if-none-match'], etag)) return done(null, payload);
+    void reply.status(304);
+    reply.removeHeader('content-type');
+    done(null, '');
+  });
+}

@@ -1,0 +1,129 @@
+import { EventEmitter } from 'node:events';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool, PoolClient } from 'pg';
+import type { DataSource } from 'typeorm';
+import { DATA_VERSION_CHANNEL } from '../../migrations/1765900000000-DataVersion.js';
+import { Environment } from '../config/environment.js';
+import { DatabaseInfo } from './database-info.js';
+import { PgListener } from './pg-listener.js';
+import { poolOf, rows } from './sql.js';
+
+/** Rows of data_versions kept: pruning removes the oldest past twice this many. */
+const KEPT_VERSIONS = 5000;
+
+/**
+ * What this process knows of the data's version: a number that moves whenever a committed write may have changed
+ * what a read answers (migration DataVersion), never before the write is visible. Answers computed once the
+ * number is N stay right until it moves, so they can be kept under N (see ResponseCache).
+ *
+ * It moves on:
+ * - each NOTIFY a writing transaction sends as it commits: on a server through a LISTEN connection of this
+ *   process's own, so writes of every process count; on the embedded database (one backend, which delivers a
+ *   notice to the connection that committed) on this process's own pooled connections;
+ * - a LISTEN connection (re)opened, since notices were lost while it was down;
+ * - a look at data_versions every DATA_VERSION_POLL_SECONDS that finds rows it has not seen (a lost notice, a
+ *   CLI's write on the embedded database). Rows are only added, so their count and sum change with every commit.
+ *
+ * It starts with the first question: a CLI never asks, and opens nothing.
+ */
+@Injectable()
+export class DataVersion implements OnModuleDestroy {
+  private readonly logger = new Logger('DataVersion');
+  private readonly events = new EventEmitter().setMaxListeners(0);
+  private readonly listener: PgListener;
+  private value = 0;
+  private started = false;
+  private seen: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private looking = false;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly info: DatabaseInfo,
+    private readonly env: Environment,
+  ) {
+    this.listener = new PgListener(poolOf(db).options, DATA_VERSION_CHANNEL, this.logger, {
+      notification: () => this.move(),
+      connected: () => this.move(),
+      wanted: () => true,
+    });
+  }
+
+  /** The version now. */
+  current(): number {
+    if (!this.started) this.start();
+    return this.value;
+  }
+
+  /** Calls `listener` each time the version moves, until the returned function is called. */
+  onMove(listener: () => void): () => void {
+    this.events.on('move', listener);
+    return () => this.events.off('move', listener);
+  }
+
+  /** Looks at data_versions now; resolves once the version has moved if it saw a commit it had not. */
+  async look(): Promise<void> {
+    if (this.looking) return;
+    this.looking = true;
+    try {
+      const [{ n, seen }] = await rows<{ n: number; seen: string }>(
+        this.db,
+        `SELECT count(*)::int AS n, count(*) || ':' || coalesce(sum(v), 0) AS seen FROM data_versions`,
+      );
+      if (seen !== this.seen) {
+        this.seen = seen;
+        this.move();
+      }
+      if (n > 2 * KEPT_VERSIONS) {
+        await rows(this.db, `DELETE FROM data_versions WHERE v < (SELECT max(v) FROM data_versions) - $1`, [
+          KEPT_VERSIONS,
+        ]);
+      }
+    } catch (e) {
+      this.logger.warn(`could not read the data version: ${(e as Error).message}`);
+      this.move(); // nothing known: answers are computed again
+    } finally {
+      this.looking = false;
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.listener.close();
+  }
+
+  private move(): void {
+    this.value++;
+    this.events.emit('move');
+  }
+
+  private start(): void {
+    this.started = true;
+    if (this.info.target.kind === 'server') {
+      void this.listener.listen();
+    } else {
+      this.listenEmbedded(poolOf(this.db));
+    }
+    void this.look();
+    this.timer = setInterval(() => void this.look(), this.env.DATA_VERSION_POLL_SECONDS * 1000).unref();
+  }
+
+  /**
+   * The embedded database is one backend shared by every connection: one LISTEN makes it deliver each notice, to
+   * the connection whose commit sent it. This process hears those its own connections receive.
+   */
+  private listenEmbedded(pool: Pool): void {
+    const heard = new WeakSet<PoolClient>();
+    pool.on('acquire', (client) => {
+      if (heard.has(client)) return;
+      heard.add(client);
+      client.on('notification', (message) => {
+        if (message.channel === DATA_VERSION_CHANNEL) this.move();
+      });
+    });
+    rows(this.db, `LISTEN ${DATA_VERSION_CHANNEL}`).catch((e: Error) =>
+      this.logger.warn(`could not listen for data versions: ${e.message}`),
+    );
+  }
+}

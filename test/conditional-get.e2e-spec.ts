@@ -1,0 +1,233 @@
+import { RouteIndex } from '../src/common/http/route-index.js';
+import { DataVersion } from '../src/database/data-version.js';
+import { poolOf } from '../src/database/sql.js';
+import { DomainsService } from '../src/domains/domains.service.js';
+import { ImportRepository } from '../src/import/import.repository.js';
+import { WebhooksService } from '../src/webhooks/webhooks.service.js';
+import { addHosts, seedDomain, seedScan } from './fixtures/data.js';
+import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
+import { waitFor } from './fixtures/wait.js';
+
+/** A path to ask for each GET of the API; a GET added without one here fails the first test. */
+const SAMPLES: Record<string, string> = {
+  'GET /': '/',
+  'GET /openapi.json': '/openapi.json',
+  'GET /me': '/me',
+  'GET /domains': '/domains',
+  'GET /domains/{domain}': '/domains/etag.test',
+  'GET /domains/{domain}/subdomains': '/domains/etag.test/subdomains',
+  'GET /domains/{domain}/subdomains/new': '/domains/etag.test/subdomains/new?hours=24',
+  'GET /domains/{domain}/exclusions': '/domains/etag.test/exclusions',
+  'GET /subdomains/new': '/subdomains/new?hours=24',
+  'GET /subdomains/search': '/subdomains/search?q=www',
+  'GET /platforms': '/platforms',
+  'GET /platforms/{slug}': '/platforms/hackerone',
+  'GET /platforms/{slug}/domains': '/platforms/hackerone/domains',
+  'GET /platforms/{slug}/subdomains': '/platforms/hackerone/subdomains',
+  'GET /platforms/{slug}/subdomains/new': '/platforms/hackerone/subdomains/new?hours=24',
+  'GET /platforms/{slug}/exclusions': '/platforms/hackerone/exclusions',
+  'GET /scans': '/scans',
+  'GET /scans/status': '/scans/status',
+  'GET /scans/{id}': '/scans/{scan}',
+  'GET /stats': '/stats',
+  'GET /stats/top-domains': '/stats/top-domains?hours=24',
+  'GET /stats/timeseries': '/stats/timeseries',
+  'GET /events': '/events',
+  'GET /hosts/{host}': '/hosts/www.etag.test',
+  'GET /webhooks': '/webhooks',
+  'GET /webhooks/{id}': '/webhooks/{webhook}',
+  'GET /webhooks/{id}/deliveries': '/webhooks/{webhook}/deliveries',
+  'GET /ct/logs': '/ct/logs',
+};
+
+/** Streamed bodies: no ETag (their bytes are not known before they are sent). */
+const STREAMED = ['GET /export', 'GET /subdomains/stream'];
+
+/**
+ * Conditional GETs and the data version: every JSON GET has an ETag and answers If-None-Match with 304 and no
+ * body; a 304 (and a cached aggregate) runs none of the endpoint's SQL while the version stands; each kind of write
+ * moves the version; and a write through one process makes another's next answer fresh.
+ */
+describe('conditional requests and the data version', () => {
+  let t: TestApp;
+  let headers: Record<string, string>;
+  let scanId: string;
+  let webhookId: string;
+  let etagDomain: Awaited<ReturnType<typeof seedDomain>>;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const token = await t.token(['read', 'write']);
+    headers = bearer(token);
+    const domain = (etagDomain = await seedDomain(t, {
+      domain: 'etag.test',
+      platform: 'hackerone',
+      program: 'ETag',
+      hosts: ['www.etag.test', 'api.etag.test'],
+    }));
+    scanId = (await seedScan(t, domain, { newCount: 2, foundCount: 2 })).id;
+    const hook = await t.post('/webhooks', { url: 'http://127.0.0.1:1/hook' }, headers);
+    webhookId = hook.body.data.id;
+  });
+  afterAll(() => t.close());
+
+  const path = (sample: string) => sample.replace('{scan}', scanId).replace('{webhook}', webhookId);
+  const version = () => t.app.get(DataVersion);
+
+  /** SQL statements the app's pool runs while `action` runs (what a 304 must not need). */
+  async function statementsDuring(action: () => Promise<unknown>): Promise<string[]> {
+    const pool = poolOf(t.dataSource);
+    const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    const seen: string[] = [];
+    pool.query = ((...args: unknown[]) => {
+      const first = args[0] as string | { text: string };
+      seen.push(typeof first === 'string' ? first : first.text);
+      return original(...args);
+    }) as typeof pool.query;
+    try {
+      await action();
+    } finally {
+      pool.query = original as typeof pool.query;
+    }
+    return seen;
+  }
+
+  it('has an ETag on every JSON GET, from the route index, and answers its If-None-Match with 304', async () => {
+    const gets = t.app
+      .get(RouteIndex)
+      .apiEndpoints()
+      .filter((e) => e.startsWith('GET '));
+    expect(gets.filter((e) => !SAMPLES[e] && !STREAMED.includes(e))).toEqual([]);
+    for (const endpoint of gets.filter((e) => SAMPLES[e])) {
+      const url = path(SAMPLES[endpoint]);
+      const first = await t.get(url, headers);
+      expect([endpoint, first.status]).toEqual([endpoint, 200]);
+      const etag = first.headers.get('etag');
+      expect([endpoint, etag]).toEqual([endpoint, expect.stringMatching(/^W\/"[\w-]{27}"$/)]);
+      expect([endpoint, first.headers.get('cache-control')]).toEqual([endpoint, 'private, no-cache']);
+
+      const again = await t.get(url, { ...headers, 'if-none-match': etag! });
+      expect([endpoint, again.status, again.text]).toEqual([endpoint, 304, '']);
+      expect([endpoint, again.headers.get('etag')]).toEqual([endpoint, etag]);
+      expect(again.headers.get('x-request-id')).toBeTruthy();
+      // A list of tags that names it, and *, match too; another tag does not.
+      const listed = await t.get(url, { ...headers, 'if-none-match': `W/"other", ${etag}` });
+      expect([endpoint, listed.status]).toEqual([endpoint, 304]);
+      expect([endpoint, (await t.get(url, { ...headers, 'if-none-match': '*' })).status]).toEqual([endpoint, 304]);
+      // Another tag gets the body (its ETag the same, but where a window in hours moves meta.since).
+      const other = await t.get(url, { ...headers, 'if-none-match': 'W/"not-this-one"' });
+      expect([endpoint, other.status, other.headers.get('etag')]).toEqual([endpoint, 200, expect.any(String)]);
+      expect(other.text.length).toBeGreaterThan(0);
+    }
+    for (const endpoint of STREAMED) expect(gets).toContain(endpoint);
+  });
+
+  it('answers 304 without any of the endpoint’s SQL while the data version stands', async () => {
+    const url = '/domains/etag.test/subdomains';
+    const first = await t.get(url, headers);
+    const etag = first.headers.get('etag')!;
+    const sql = await statementsDuring(async () => {
+      const res = await t.get(url, { ...headers, 'if-none-match': etag });
+      expect(res.status).toBe(304);
+    });
+    expect(sql.filter((s) => /\bhosts\b/.test(s))).toEqual([]);
+    // Without If-None-Match the list is read again: the check above would see it.
+    const read = await statementsDuring(() => t.get(url, headers));
+    expect(read.filter((s) => /\bhosts\b/.test(s)).length).toBeGreaterThan(0);
+  });
+
+  it('computes an aggregate once per data version, and again after a write', async () => {
+    const first = await t.get('/stats', headers);
+    const sql = await statementsDuring(async () => {
+      const again = await t.get('/stats', headers); // no If-None-Match: the kept body
+      expect([again.status, again.text]).toEqual([200, first.text]);
+    });
+    expect(sql.filter((s) => /\bhosts\b|\bdomains\b|new_host/.test(s))).toEqual([]);
+    const before = version().current();
+    await seedDomain(t, { domain: 'later.test', platform: 'hackerone', hosts: ['a.later.test'] });
+    await waitFor('the version to move', () => (version().current() > before ? true : undefined));
+    const after = await t.get('/stats', { ...headers, 'if-none-match': first.headers.get('etag')! });
+    expect(after.status).toBe(200);
+    expect(after.body.data.totals.domains).toBe(first.body.data.totals.domains + 1);
+  });
+
+  describe('the version moves on every kind of write', () => {
+    /** Runs a write and waits (up to the helper's limit) for this process to learn of it. */
+    async function moves(write: () => Promise<unknown>): Promise<void> {
+      const before = version().current();
+      await write();
+      await waitFor('the data version to move', () => (version().current() > before ? true : undefined));
+    }
+
+    it('hosts recorded (a scan or the CT log follower)', async () => {
+      const domain = await seedDomain(t, { domain: 'moves.test', platform: 'self' });
+      await moves(() => addHosts(t, domain, ['new.moves.test']));
+    });
+
+    it('hosts changed (what is known of them)', async () => {
+      await moves(() =>
+        t.dataSource.query(
+          `INSERT INTO host_intel (host_id, a) SELECT id, '{192.0.2.1}' FROM hosts WHERE host = 'www.etag.test'
+           ON CONFLICT (host_id) DO UPDATE SET a = excluded.a`,
+        ),
+      );
+    });
+
+    it('domains added, changed and removed', async () => {
+      const domains = t.app.get(DomainsService);
+      await moves(() => domains.add(['kinds.test'], 'self', null, true));
+      await moves(() => domains.setEnabled(['kinds.test'], false));
+      await moves(() => domains.remove(['kinds.test']));
+    });
+
+    it('scans started and finished', async () => {
+      await moves(() => t.post('/scans', { domain: 'etag.test' }, headers));
+      await moves(() =>
+        t.dataSource.query(`UPDATE scans SET status = 'success', finished_at = now() WHERE id = $1`, [scanId]),
+      );
+    });
+
+    it('imports', async () => {
+      await moves(() =>
+        new ImportRepository(t.dataSource).apply(
+          [{ domain: 'imported.test', platform: 'bugcrowd', program: 'Imported', handle: 'imported' }],
+          null,
+          null,
+          false,
+        ),
+      );
+    });
+
+    it('webhooks and exclusion rules', async () => {
+      await moves(() => t.app.get(WebhooksService).add({ url: 'http://127.0.0.1:1/other' }));
+      await moves(() => t.post('/domains/etag.test/exclusions', { pattern: 'old.etag.test' }, headers));
+    });
+
+    it('not on a write that changes nothing, nor on a key being used', async () => {
+      await t.dataSource.query(`UPDATE domains SET enabled = true WHERE false`);
+      await t.dataSource.query(`UPDATE api_keys SET last_used_at = now()`);
+      await version().look();
+      const before = version().current();
+      await version().look();
+      expect(version().current()).toBe(before);
+    });
+  });
+
+  it('makes the next answer of a second process fresh after a write through the first', async () => {
+    const other = await startTestApp({ DATA_VERSION_POLL_SECONDS: 1 }, { shareDatabaseOf: t });
+    try {
+      const url = '/domains/etag.test/subdomains?limit=1000';
+      const first = await other.get(url, headers);
+      const etag = first.headers.get('etag')!;
+      expect((await other.get(url, { ...headers, 'if-none-match': etag })).status).toBe(304);
+      await addHosts(t, etagDomain, ['fresh.etag.test']);
+      const fresh = await waitFor('the other process to answer fresh', async () => {
+        const res = await other.get(url, { ...headers, 'if-none-match': etag });
+        return res.status === 200 ? res : undefined;
+      });
+      expect((fresh.body.data as { host: string }[]).map((h) => h.host)).toContain('fresh.etag.test');
+    } finally {
+      await other.close();
+    }
+  });
+});
