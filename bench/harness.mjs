@@ -224,7 +224,10 @@ export function writeResult(name, result) {
   return full;
 }
 
-/** autocannon on `base` for `duration` seconds, cycling through `paths` (GET) with the key. */
+/**
+ * autocannon on `base` for `duration` seconds, cycling through `paths` (GET) with the key; a path may come with
+ * headers of its own (`{ path, headers }`, an If-None-Match say).
+ */
 export function loadTest({ base, paths, duration, connections, token }) {
   return new Promise((resolve, reject) =>
     autocannon(
@@ -233,7 +236,11 @@ export function loadTest({ base, paths, duration, connections, token }) {
         connections,
         duration,
         headers: { 'x-api-key': token },
-        requests: paths.map((path) => ({ method: 'GET', path })),
+        requests: paths.map((p) =>
+          typeof p === 'string'
+            ? { method: 'GET', path: p }
+            : { method: 'GET', path: p.path, headers: { 'x-api-key': token, ...p.headers } },
+        ),
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     ),

@@ -136,3 +136,31 @@ if (rules) {
       `hand-written pass ${secs(rules.median_ms.floor)} s (add ${rules.ratio_to_floor.add}x)`,
   );
 }
+const cond = read('conditional-1000000');
+if (cond) {
+  console.log(
+    `\nconditional requests and cached aggregates at ${cond.hosts.toLocaleString('en')} hosts (commit ${cond.commit}): ` +
+      `service against the Node floor's 200s\n`,
+  );
+  table(
+    ['endpoint', 'answer', 'req/s', 'p99 ms', 'floor req/s', 'floor p99 ms', 'ratio', 'target'],
+    cond.results.map((r) => {
+      const target = r.kind === '304' ? 5 : 3;
+      return [
+        r.endpoint,
+        r.kind,
+        r.service.rps,
+        r.service.p99,
+        r.node_floor.rps,
+        r.node_floor.p99,
+        r.ratio_to_node_floor,
+        `>= ${target}: ${mark(r.ratio_to_node_floor >= target)}`,
+      ];
+    }),
+  );
+  const f = cond.freshness;
+  console.log(
+    `freshness over ${f.trials} trials: a host committed shows through a cached endpoint in p50 ${f.p50_ms} ms, ` +
+      `p99 ${f.p99_ms} ms (target <= 100 ms: ${mark(f.p99_ms <= 100)})`,
+  );
+}

@@ -27,9 +27,17 @@ export const AnsweredFresh = () => SetMetadata(ANSWERED_FRESH, true);
  */
 export const CachedAggregate = () => SetMetadata(CACHED_AGGREGATE, true);
 
+/** An aggregate's answer kept in memory, with its ETag once it has been sent. */
+interface KeptBody {
+  body: RenderedJson | object;
+  etag?: string;
+}
+
 interface Conditional {
   /** Where the answer's ETag is kept for If-None-Match, or null for a route answered fresh. */
   key: string | null;
+  /** The kept aggregate this answer is, or comes to be: its ETag is computed once. */
+  kept?: KeptBody;
   /** Set when the kept ETag already matches If-None-Match: the answer is 304, and the route never ran. */
   notModified?: string;
   cache: ResponseCache;
@@ -62,7 +70,7 @@ export function etagOf(body: string | Buffer): string {
 @Injectable()
 export class ResponseCache {
   private readonly etags: LRUCache<string, string> | null;
-  private readonly bodies: LRUCache<string, RenderedJson | object> | null;
+  private readonly bodies: LRUCache<string, KeptBody> | null;
 
   constructor(env: Environment, version: DataVersion) {
     const budget = env.RESPONSE_CACHE_MB * 2 ** 20;
@@ -77,8 +85,8 @@ export class ResponseCache {
       budget > 0
         ? new LRUCache({
             maxSize: Math.ceil((budget * 3) / 4),
-            sizeCalculation: (body, key) =>
-              key.length + (body instanceof RenderedJson ? body.text.length : JSON.stringify(body).length) + 64,
+            sizeCalculation: ({ body }, key) =>
+              key.length + (body instanceof RenderedJson ? body.text.length : JSON.stringify(body).length) + 128,
           })
         : null;
     version.onMove(() => {
@@ -95,12 +103,12 @@ export class ResponseCache {
     this.etags?.set(key, etag);
   }
 
-  body(key: string): RenderedJson | object | undefined {
+  body(key: string): KeptBody | undefined {
     return this.bodies?.get(key);
   }
 
-  keepBody(key: string, body: RenderedJson | object): void {
-    this.bodies?.set(key, body);
+  keepBody(key: string, kept: KeptBody): void {
+    this.bodies?.set(key, kept);
   }
 }
 
@@ -138,8 +146,17 @@ export class ConditionalGetInterceptor implements NestInterceptor {
     if (!this.reflector.getAllAndOverride<boolean>(CACHED_AGGREGATE, targets)) return next.handle();
     const bodyKey = `${stamp}|${request.url}`;
     const kept = this.cache.body(bodyKey);
-    if (kept) return of(kept);
-    return next.handle().pipe(tap((body) => body && this.cache.keepBody(bodyKey, body)));
+    if (kept) {
+      request.conditional.kept = kept;
+      return of(kept.body);
+    }
+    return next.handle().pipe(
+      tap((body) => {
+        if (!body) return;
+        request.conditional!.kept = { body };
+        this.cache.keepBody(bodyKey, request.conditional!.kept);
+      }),
+    );
   }
 }
 
@@ -158,7 +175,8 @@ export function installConditionalGet(fastify: FastifyInstance): void {
       return done(null, '');
     }
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
-    const etag = etagOf(payload);
+    const etag = conditional.kept?.etag ?? etagOf(payload);
+    if (conditional.kept) conditional.kept.etag = etag;
     void reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
     if (conditional.key) conditional.cache.keepEtag(conditional.key, etag);
     if (!matchesEtag(request.headers['if-none-match'], etag)) return done(null, payload);
