@@ -1,33 +1,43 @@
 // Every JSON read endpoint of the API under load, in one run on the same data and the same rotating parameters:
-//   service     — the built service (node dist/main.js, WORKER=off);
-//   Node floor  — bench/floor-server.mjs: node:http + pg running the same row statements, JSON.stringify;
-//   DB floor    — pgbench running the same statements (the key lookup, then the endpoint's) as the floor.
+//   service            — the built service (node dist/main.js, WORKER=off);
+//   Node floor         — bench/floor-server.mjs: node:http + pg running the service's own row statements,
+//                        JSON.stringify: what the framework costs (a slow plan of the service slows it alike);
+//   independent floor  — bench/independent-floor.mjs: node:http + pg with SQL written from the contract and the
+//                        schema alone, on its own copy of the data with the indexes it wants: what the endpoint
+//                        could cost;
+//   DB floor           — pgbench running the same statements (the key lookup, then the endpoint's) as the Node floor.
 // autocannon with BENCH_CONNECTIONS (16) connections for BENCH_SECONDS (10) per endpoint and server, after a
 // 2 s warm-up; pgbench with as many clients as the service's pool. Parameters rotate: different domains and
 // platforms, search terms that hit and miss, cursors taken from real pages, deep offsets.
-// Seeds BENCH_HOSTS (1,000,000) with seed-demo; results go to bench/results/api-<hosts>.json.
-// Usage: npm run build && node bench/api.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_SECONDS, BENCH_CONNECTIONS,
-// BENCH_INTEL=1 to give every host its host_intel row; results then go to api-<hosts>-intel.json)
+// Seeds BENCH_HOSTS (1,000,000) over BENCH_ROOTS (2,000) root domains with seed-demo; results go to
+// bench/results/api-<hosts>.json (api-<hosts>-<roots>roots.json for another number of roots).
+// Usage: npm run build && node bench/api.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_ROOTS, BENCH_SECONDS,
+// BENCH_CONNECTIONS, BENCH_INTEL=1 to give every host its host_intel row; results then go to api-<hosts>-intel.json)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFloor } from './floor-server.mjs';
-import { createBenchDatabase, fillHostIntel, loadTest, startService, writeResult } from './harness.mjs';
+import { DEFAULT_ROOTS, createBenchDatabase, fillHostIntel, loadTest, startService, writeResult } from './harness.mjs';
+import { startIndependentFloor } from './independent-floor.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
+const roots = Number(process.env.BENCH_ROOTS ?? DEFAULT_ROOTS);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 // pgbench's figures are reported beside the targets, not measured against them: a shorter run keeps the bench
 // under 15 minutes.
 const dbFloorSeconds = Number(process.env.BENCH_DB_FLOOR_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
-const db = await createBenchDatabase('api', { hosts });
+const db = await createBenchDatabase('api', { hosts, roots });
 const { dbUrl, env, token } = db;
 // BENCH_INTEL=1: every host carries what the service would know of it (DNS answer, probe), so host rows read a
 // row of host_intel each, as they do on a service with RESOLVE and PROBE on.
 const withIntel = process.env.BENCH_INTEL === '1';
 if (withIntel) await fillHostIntel(db.ds);
+// Its own copy of the data (taken before the service opens the database: a template has no other session) and
+// its own indexes on the copy.
+const independent = await startIndependentFloor(dbUrl, env.DATABASE_POOL_SIZE);
 const service = await startService(dbUrl);
 const index = await (await fetch(`${service.url}/api/v1/`)).json();
 const floor = await startFloor(dbUrl, env.DATABASE_POOL_SIZE, index);
@@ -225,21 +235,30 @@ for (const endpoint of endpoints) {
       row.ratio_to_db_floor = +(row.service.rps / row.db_floor.rps).toFixed(2);
     }
   }
+  await load(independent.url, endpoint.paths, 2);
+  row.independent_floor = summary(await load(independent.url, endpoint.paths, seconds));
+  row.ratio_to_independent_floor = +(row.service.rps / row.independent_floor.rps).toFixed(2);
+  // Above 1: the service's p99 is that many times the independent floor's.
+  row.p99_to_independent_floor = +(row.service.p99 / Math.max(row.independent_floor.p99, 1)).toFixed(2);
   results.push(row);
   const f = (x) => (x ? `${x.rps} req/s p50 ${x.p50} p99 ${x.p99} ms` : '—');
   console.log(
-    `${row.endpoint}: service ${f(row.service)} | Node floor ${f(row.node_floor)} | DB floor ${f(row.db_floor)}` +
+    `${row.endpoint}: service ${f(row.service)} | Node floor ${f(row.node_floor)} | independent floor ` +
+      `${f(row.independent_floor)} | DB floor ${f(row.db_floor)}` +
       (floored ? ` | ratio ${row.ratio_to_node_floor} (DB ${row.ratio_to_db_floor})` : '') +
-      ` | errors ${row.service.errors}`,
+      ` | ÷ independent ${row.ratio_to_independent_floor} (p99 ×${row.p99_to_independent_floor})` +
+      ` | errors ${row.service.errors}, independent ${row.independent_floor.errors}`,
   );
 }
 
 service.stop();
 await floor.close();
+await independent.close();
 await db.drop();
-writeResult(`api-${hosts}${withIntel ? '-intel' : ''}`, {
+writeResult(`api-${hosts}${roots === DEFAULT_ROOTS ? '' : `-${roots}roots`}${withIntel ? '-intel' : ''}`, {
   benchmark: 'api',
   hosts,
+  roots,
   seconds,
   connections,
   seed_seconds: db.seedSeconds,

@@ -47,19 +47,27 @@ function seedVersion() {
   return hash.digest('hex').slice(0, 10);
 }
 
+/** Root domains of the seed unless a benchmark asks for another number (`roots`, or BENCH_ROOTS). */
+export const DEFAULT_ROOTS = 2000;
+
 /**
- * The seeded data of `hosts` hosts, as a template database: seed-demo runs once per size and version of the
- * seeding code, and every benchmark (of this run and later ones) copies it with
- * CREATE DATABASE … TEMPLATE, which takes seconds where seeding 10M hosts takes minutes. Older seeds are dropped.
+ * The seeded data of `hosts` hosts over `roots` root domains, as a template database: seed-demo runs once per
+ * size and version of the seeding code, and every benchmark (of this run and later ones) copies it with
+ * CREATE DATABASE … TEMPLATE, which takes seconds where seeding 10M hosts takes minutes. Older seeds of the same
+ * size are dropped. The default 2,000 roots keep the name they always had (sm_bench_seed_<hosts>_<version>);
+ * another number of roots is in the name (sm_bench_seed_<hosts>_<roots>roots_<version>).
  */
-async function seedTemplate(admin, hosts) {
-  const name = `sm_bench_seed_${hosts}_${seedVersion()}`;
+async function seedTemplate(admin, hosts, roots = DEFAULT_ROOTS) {
+  const prefix = `sm_bench_seed_${hosts}${roots === DEFAULT_ROOTS ? '' : `_${roots}roots`}`;
+  const name = `${prefix}_${seedVersion()}`;
   const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
   if (rowCount > 0) return { name, seedSeconds: null };
-  const stale = await admin.query(
-    `SELECT datname FROM pg_database WHERE datname LIKE 'sm\\_bench\\_seed\\_${hosts}\\_%'`,
-  );
-  for (const { datname } of stale.rows) await admin.query(`DROP DATABASE ${datname} WITH (FORCE)`);
+  // Only the seeds of this size and number of roots: sm_bench_seed_1000000_<version> is not the 50,000-root seed.
+  const own = new RegExp(`^${prefix}_[0-9a-f]+$`);
+  const stale = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'sm\\_bench\\_seed\\_%'`);
+  for (const { datname } of stale.rows.filter((r) => own.test(r.datname))) {
+    await admin.query(`DROP DATABASE ${datname} WITH (FORCE)`);
+  }
   // Seeded under a temporary name and renamed when complete, so a seed cut short is never taken for one.
   const partial = `${name}_partial`;
   await admin.query(`DROP DATABASE IF EXISTS ${partial} WITH (FORCE)`);
@@ -67,7 +75,7 @@ async function seedTemplate(admin, hosts) {
   const { env, ds } = await openMigrated(urlOf(partial));
   const started = Date.now();
   await new DemoDataService(new DemoDataRepository(ds), env).seed(
-    { domains: 2000, hosts, days: 30, seed: 'bench' },
+    { domains: roots, hosts, days: 30, seed: 'bench' },
     () => undefined,
   );
   const seedSeconds = (Date.now() - started) / 1000;
@@ -78,15 +86,18 @@ async function seedTemplate(admin, hosts) {
 
 /**
  * A new database named after the benchmark, migrated, with a read key (and a read,write key); a copy of the
- * seed-demo data of `hosts` hosts when given.
+ * seed-demo data of `hosts` hosts over `roots` root domains (default BENCH_ROOTS, else 2,000) when given.
  */
-export async function createBenchDatabase(label, { hosts } = {}) {
+export async function createBenchDatabase(
+  label,
+  { hosts, roots = Number(process.env.BENCH_ROOTS ?? DEFAULT_ROOTS) } = {},
+) {
   const name = `sm_bench_${label}_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   let seedSeconds = null;
   if (hosts) {
-    const seed = await seedTemplate(admin, hosts);
+    const seed = await seedTemplate(admin, hosts, roots);
     seedSeconds = seed.seedSeconds;
     // FILE_COPY (PostgreSQL 15 on) copies the files between two checkpoints; the default there (WAL_LOG) writes
     // the whole seed to the WAL, and the checkpoints flushing it would fall inside the measurements that follow.

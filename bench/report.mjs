@@ -16,9 +16,11 @@ const table = (head, rows) => {
 
 const small = read('api-1000000');
 const large = read('api-10000000');
-if (small) {
+/** One API run's table: the service against the Node floor (framework cost) and the independent floor. */
+function apiTable(run, title) {
   console.log(
-    `\nJSON read endpoints at ${small.hosts.toLocaleString('en')} hosts (commit ${small.commit}, ${small.seconds} s each, ${small.connections} connections)\n`,
+    `\n${title} at ${run.hosts.toLocaleString('en')} hosts over ${(run.roots ?? 2000).toLocaleString('en')} roots ` +
+      `(commit ${run.commit}, ${run.seconds} s each, ${run.connections} connections)\n`,
   );
   table(
     [
@@ -29,11 +31,15 @@ if (small) {
       'Node floor req/s',
       'p99 ms',
       'ratio',
+      'independent req/s',
+      'p99 ms',
+      'ratio',
+      'p99 ×',
       'DB floor req/s',
       'ratio',
       'target',
     ],
-    small.results.map((r) => [
+    run.results.map((r) => [
       r.endpoint,
       r.service.rps,
       r.service.p50,
@@ -41,12 +47,26 @@ if (small) {
       r.node_floor?.rps ?? '—',
       r.node_floor?.p99 ?? '—',
       r.ratio_to_node_floor ?? '—',
+      r.independent_floor?.rps ?? '—',
+      r.independent_floor?.p99 ?? '—',
+      r.ratio_to_independent_floor ?? '—',
+      r.p99_to_independent_floor ?? '—',
       r.db_floor?.rps ?? '—',
       r.ratio_to_db_floor ?? '—',
       r.node_floor ? mark(r.ratio_to_node_floor >= 1 && r.service.p99 <= r.node_floor.p99) : 'no floor',
     ]),
   );
+  const below = run.results.filter((r) => r.ratio_to_independent_floor < 1);
+  if (below.some((r) => r.independent_floor)) {
+    console.log(
+      `below the independent floor's req/s: ${below.length} of ${run.results.length} ` +
+        `(${below.map((r) => `${r.endpoint} ${r.ratio_to_independent_floor}`).join(', ')})`,
+    );
+  }
 }
+if (small) apiTable(small, 'JSON read endpoints');
+const manyRoots = read('api-1000000-50000roots');
+if (manyRoots) apiTable(manyRoots, 'JSON read endpoints');
 if (small && large) {
   console.log(
     `\np99 from ${small.hosts.toLocaleString('en')} to ${large.hosts.toLocaleString('en')} hosts (target: at most 2x)\n`,
