@@ -22,6 +22,7 @@ import { WebhookChannels1765600000000 } from '../../migrations/1765600000000-Web
 import { WebhookFilters1765700000000 } from '../../migrations/1765700000000-WebhookFilters.js';
 import { ProgramScopeRules1765800000000 } from '../../migrations/1765800000000-ProgramScopeRules.js';
 import { DataVersion1765900000000 } from '../../migrations/1765900000000-DataVersion.js';
+import { ListSortIndexes1766000000000 } from '../../migrations/1766000000000-ListSortIndexes.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -47,6 +48,7 @@ export const MIGRATIONS = [
   WebhookFilters1765700000000,
   ProgramScopeRules1765800000000,
   DataVersion1765900000000,
+  ListSortIndexes1766000000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

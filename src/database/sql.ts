@@ -203,10 +203,22 @@ export interface Statement {
  */
 export function pageWithCount(
   q: Params,
-  list: { select: string; from: string; where: string[]; orderBy: string; limit: number; offset: number },
+  list: {
+    select: string;
+    from: string;
+    /** What the count reads, when less than `from` gives the same count (a join every row has). */
+    countFrom?: string;
+    where: string[];
+    orderBy: string;
+    limit: number;
+    offset: number;
+  },
 ): { page: Statement; count: Statement } {
   const condition = list.where.length > 0 ? `WHERE ${list.where.join(' AND ')}` : '';
-  const count = { sql: `SELECT count(*)::int AS total FROM ${list.from} ${condition}`, params: [...q.values] };
+  const count = {
+    sql: `SELECT count(*)::int AS total FROM ${list.countFrom ?? list.from} ${condition}`,
+    params: [...q.values],
+  };
   const page = {
     sql: `SELECT ${list.select} FROM ${list.from} ${condition}
            ORDER BY ${list.orderBy} LIMIT ${q.p(list.limit)} OFFSET ${q.p(list.offset)}`,

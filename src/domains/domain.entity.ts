@@ -22,6 +22,13 @@ export type ScanOutcome = 'running' | 'success' | 'error';
 @Index('domains_due_idx', ['nextScanAt'], { where: 'enabled' })
 @Index('domains_queued_idx', ['queuedAt'], { where: 'queued_at IS NOT NULL' })
 @Index('domains_domain_trgm_idx', { synchronize: false })
+// The sorts of GET /domains (migration ListSortIndexes), descending keys TypeORM cannot declare.
+@Index('domains_total_idx', { synchronize: false })
+@Index('domains_new_last_scan_idx', { synchronize: false })
+@Index('domains_last_scanned_idx', { synchronize: false })
+@Index('domains_platform_total_idx', { synchronize: false })
+@Index('domains_platform_new_last_scan_idx', { synchronize: false })
+@Index('domains_platform_last_scanned_idx', { synchronize: false })
 @Index('domains_program_idx', ['platformSlug', 'program'], { where: 'program IS NOT NULL' })
 export class DomainEntity {
   @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })

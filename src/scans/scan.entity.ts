@@ -11,6 +11,7 @@ export type ScanStatus = (typeof SCAN_STATUSES)[number];
 @Check('scans_status_check', `status IN ('running', 'success', 'error')`)
 @Index('scans_started_idx', { synchronize: false })
 @Index('scans_domain_idx', { synchronize: false })
+@Index('scans_status_started_idx', { synchronize: false })
 @Index('scans_one_running_idx', ['domainId'], { unique: true, where: `status = 'running'` })
 @Index('scans_claimable_idx', { synchronize: false })
 export class ScanEntity {

@@ -62,6 +62,8 @@ export function scanListStatements(
   return pageWithCount(q, {
     select: SCAN_COLUMNS,
     from: 'scans s JOIN domains d ON d.id = s.domain_id',
+    // Every scan has its domain: the count reads scans alone unless a platform is asked for.
+    countFrom: filters.platform ? undefined : 'scans s',
     where,
     orderBy: 's.started_at DESC, s.id DESC',
     limit,
