@@ -112,7 +112,7 @@ console.log(
   `freshness over ${trials} trials: p50 ${freshness.p50_ms} ms, p99 ${freshness.p99_ms} ms, max ${freshness.max_ms} ms`,
 );
 
+writeResult(`conditional-${hosts}`, { benchmark: 'conditional', hosts, seconds, connections, results, freshness });
 service.stop();
 await floor.close();
 await db.drop();
-writeResult(`conditional-${hosts}`, { benchmark: 'conditional', hosts, seconds, connections, results, freshness });
