@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { DemoDataRepository } from '../src/demo/demo-data.repository.js';
 import { DemoDataService } from '../src/demo/demo-data.service.js';
+import { ExportRepository } from '../src/export/export.repository.js';
 import { hoursAgo, seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 
@@ -149,7 +150,7 @@ describe('GET /export at scale', () => {
   }, 180_000);
   afterAll(() => t.close());
 
-  // csv reads through a cursor and frames in Node; txt passes COPY's bytes through. Both must stay flat.
+  // Each batch is read whole as PostgreSQL sends it, into a queue the client empties: memory must stay flat.
   it.each([
     ['csv', '\r\n', 200_001], // the header row and 200,000 hosts
     ['txt', '\n', 200_000],
@@ -179,7 +180,28 @@ describe('GET /export at scale', () => {
     120_000,
   );
 
-  // json reads through a cursor, txt through COPY TO STDOUT: both must stop when the client goes away.
+  it('pauses a batch larger than may wait for the client, and resumes it as the client reads', async () => {
+    const repository = t.app.get(ExportRepository);
+    const whole = await (
+      await fetch(`${t.baseUrl}/api/v1/export?format=csv`, { headers: { 'x-api-key': token } })
+    ).text();
+    // 16 KiB may wait, 64 KiB at most: the first batch (10,000 rows, about 900 KB) is paused again and again.
+    const bytes = repository.batchBytes;
+    repository.batchBytes = 16 * 1024;
+    try {
+      const res = await fetch(`${t.baseUrl}/api/v1/export?format=csv`, { headers: { 'x-api-key': token } });
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        chunks.push(chunk);
+        if (chunks.length % 50 === 0) await new Promise((r) => setTimeout(r, 5)); // a client slower than the batch
+      }
+      expect(Buffer.concat(chunks).toString() === whole).toBe(true);
+    } finally {
+      repository.batchBytes = bytes;
+    }
+  }, 120_000);
+
+  // A batch's COPY runs on while its client reads: it must stop, its connection closed, when the client goes away.
   it.each(['json', 'txt'])('stops the %s export query at once when the client goes away mid-stream', async (format) => {
     // A client that disconnects closes its socket after the first bytes, as curl does on Ctrl-C.
     await new Promise<void>((resolve, reject) => {
@@ -212,5 +234,160 @@ describe('GET /export at scale', () => {
       }
       expect(running).toBe(0);
     }
+  });
+});
+
+/** What each host knows, as host_intel holds it: the titles are what a hostile page could set. */
+interface Known {
+  host: string;
+  domain: string;
+  a?: string[];
+  aaaa?: string[];
+  cname?: string[];
+  status?: number;
+  title?: string | null;
+  outOfScope?: boolean;
+}
+
+const SEEN = new Date('2026-01-02T03:04:05.678Z');
+const SEEN_ISO = '2026-01-02T03:04:05.678000Z';
+const FIELDS = 'ips,cname,status,title';
+
+/**
+ * The export's exact bytes, whatever a title holds, and the same bytes however the export is cut into batches:
+ * a.nest.test is a root inside nest.test, so x.a.nest.test is a host of both.
+ */
+describe('GET /export bytes', () => {
+  let t: TestApp;
+  let auth: Record<string, string>;
+  let repository: ExportRepository;
+  let defaultBatch: number;
+
+  const known: Known[] = [
+    { host: 'x.a.nest.test', domain: 'a.nest.test', a: ['10.0.0.1'], title: 'inner' },
+    { host: 'a.nest.test', domain: 'nest.test', a: ['10.0.0.1', '10.0.0.2'], aaaa: ['::1'], status: 200, title: '' },
+    { host: 'b.nest.test', domain: 'nest.test', cname: ['b.cdn.test', 'edge.cdn.test'], title: 'Say "hi", world' },
+    { host: 'c.nest.test', domain: 'nest.test', title: 'tab\there, comma, "quote" \\ back\\slash \\N \\. end' },
+    { host: 'd.nest.test', domain: 'nest.test', status: 503, title: 'two\nlines and cr\r\nlf' },
+    { host: 'e.nest.test', domain: 'nest.test', title: "Café – 日本語 🚀 ''); DROP TABLE hosts; --" },
+    { host: 'f.nest.test', domain: 'nest.test', status: 404, title: null },
+    { host: 'g.nest.test', domain: 'nest.test' },
+    { host: 'h.nest.test', domain: 'nest.test', title: 'out of scope', outOfScope: true },
+    { host: 'x.a.nest.test', domain: 'nest.test', title: 'outer' },
+    { host: 'z.nest.test', domain: 'nest.test', title: '"' },
+  ];
+  const shown = known.filter((k) => !k.outOfScope);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    auth = bearer(await t.token());
+    repository = t.app.get(ExportRepository);
+    defaultBatch = repository.batchRows;
+    for (const domain of ['nest.test', 'a.nest.test']) {
+      const hosts = known.filter((k) => k.domain === domain).map((k) => ({ host: k.host, firstSeenAt: SEEN }));
+      await seedDomain(t, { domain, platform: 'hackerone', hosts });
+    }
+    for (const k of known) {
+      await t.dataSource.query(
+        `INSERT INTO host_intel (host_id, a, aaaa, cname, http_status, title)
+         SELECT h.id, $3, $4, $5, $6, $7 FROM hosts h JOIN domains d ON d.id = h.domain_id
+          WHERE h.host = $1 AND d.domain = $2`,
+        [k.host, k.domain, k.a ?? null, k.aaaa ?? null, k.cname ?? null, k.status ?? null, k.title],
+      );
+    }
+    const write = bearer(await t.token(['read', 'write']));
+    for (const k of known.filter((k) => k.outOfScope)) {
+      expect((await t.post(`/domains/${k.domain}/exclusions`, { pattern: k.host }, write)).status).toBe(201);
+    }
+  });
+  afterEach(() => (repository.batchRows = defaultBatch));
+  afterAll(() => t.close());
+
+  const ips = (k: Known) => [...(k.a ?? []), ...(k.aaaa ?? [])];
+  const txt = (k: Known) =>
+    [k.host, ips(k).join(' '), (k.cname ?? []).join(' '), k.status ?? '', (k.title ?? '').replaceAll('\t', ' ')].join(
+      '\t',
+    );
+  const csv = (k: Known) =>
+    [
+      k.host,
+      k.domain,
+      'hackerone',
+      SEEN_ISO,
+      'true',
+      ips(k).join(' '),
+      (k.cname ?? []).join(' '),
+      k.status ?? '',
+      k.title === null || k.title === undefined ? '' : `"${k.title.replaceAll('"', '""')}"`,
+    ].join(',');
+  const json = (k: Known) => ({
+    host: k.host,
+    domain: k.domain,
+    platform: 'hackerone',
+    first_seen_at: SEEN_ISO,
+    is_active: true,
+    sources: [],
+    ips: ips(k),
+    cname: k.cname ?? [],
+    status: k.status ?? null,
+    title: k.title ?? null,
+  });
+
+  const raw = async (query: string) => {
+    const res = await fetch(`${t.baseUrl}/api/v1/export?${query}`, { headers: auth });
+    expect(res.status).toBe(200);
+    return Buffer.from(await res.arrayBuffer());
+  };
+
+  it('writes titles with quotes, commas, tabs, backslashes, line breaks and non-ASCII text byte for byte', async () => {
+    expect((await raw(`fields=${FIELDS}`)).toString()).toBe(shown.map((k) => `${txt(k)}\n`).join(''));
+    expect((await raw(`format=csv&fields=${FIELDS}`)).toString()).toBe(
+      [`host,domain,platform,first_seen_at,is_active,${FIELDS}`, ...shown.map(csv)].map((l) => `${l}\r\n`).join(''),
+    );
+    const body = (await raw(`format=json&fields=${FIELDS}`)).toString();
+    expect(body.startsWith('[\n{')).toBe(true);
+    expect(body.endsWith('}\n]\n')).toBe(true);
+    // One object a line, each JSON text of its own (a title's line break is escaped in it).
+    const lines = body.slice(2, -3).split(',\n');
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(shown.map(json));
+    expect((await raw('format=csv&domain=nest.test&fields=title&search=c.')).toString()).toBe(
+      'host,domain,platform,first_seen_at,is_active,title\r\n' +
+        `c.nest.test,nest.test,hackerone,${SEEN_ISO},true,"tab\there, comma, ""quote"" \\ back\\slash \\N \\. end"\r\n`,
+    );
+  });
+
+  it('keeps the columns in the order fields= asks for them', async () => {
+    const text = (await raw('fields=title,status&search=d.')).toString();
+    expect(text).toBe('d.nest.test\ttwo\nlines and cr\r\nlf\t503\n');
+  });
+
+  it.each([1, 2, 3, 7])('gives the same bytes in batches of %i rows, a host of two roots included', async (rows) => {
+    const queries = [
+      'format=txt',
+      `format=txt&fields=${FIELDS}`,
+      'format=csv',
+      `format=csv&fields=title,ips`,
+      'format=json',
+      `format=json&fields=${FIELDS}`,
+      'host_scope=all',
+      'format=csv&host_scope=out',
+      'domain=nest.test&format=json',
+      'platform=hackerone&search=.a.',
+      'search=nothing-matches&format=json',
+    ];
+    const whole = await Promise.all(queries.map(raw));
+    repository.batchRows = rows;
+    for (const [i, query] of queries.entries())
+      expect([query, (await raw(query)).toString()]).toEqual([query, whole[i].toString()]);
+    expect((await raw('format=txt')).toString()).toBe(shown.map((k) => `${k.host}\n`).join(''));
+  });
+
+  it('takes hostile search text as text: quotes and backslashes cannot leave the literal', async () => {
+    repository.batchRows = 2;
+    for (const search of ["'", "x'); SELECT pg_sleep(5); --", "\\'", '\\', "' OR ''='", '$$', '%', '_']) {
+      const res = await fetch(`${t.baseUrl}/api/v1/export?search=${encodeURIComponent(search)}`, { headers: auth });
+      expect([search, res.status, await res.text()]).toEqual([search, 200, '']);
+    }
+    expect((await raw('search=X.A.NEST')).toString()).toBe('x.a.nest.test\nx.a.nest.test\n');
   });
 });

@@ -1,147 +1,153 @@
-import { hiddenConditions, type ScopeMode } from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { DataSource } from 'typeorm';
-import { Params, ReplicaReads, containsPattern, isoSql, rowArrays } from '../database/sql.js';
-import type { ExportField, ExportFormat, ExportScope } from './dto/export.query.js';
+import { Environment } from '../config/environment.js';
+import { isReplicaFailure, noteReplicaFallback, poolOf } from '../database/sql.js';
+import { ChunkQueue } from './chunk-queue.js';
+import { CopyLines, type LastRow } from './copy-lines.js';
+import type { ExportFormat } from './dto/export.query.js';
+import { BATCH_SETTINGS, type ExportFilters, type Position, batchStatement } from './export.sql.js';
 
-export interface ExportFilters {
-  /** Extra columns (fields=), in the order asked. */
-  fields: readonly ExportField[];
-  domainId?: number;
-  platform?: string;
-  scope: ExportScope;
-  /** In scope, out of it, or both, by the exclusion rules. */
-  hostScope: ScopeMode;
-  since: string;
-  search?: string;
-}
-
-// PostgreSQL renders each line itself, so Node only joins strings. Hosts, domains and slugs are validated
-// names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but a title (see FIELD).
-function line(format: ExportFormat, fields: readonly ExportField[]): string {
-  const extra = fields.map((f) => FIELD[f][format]);
-  switch (format) {
-    case 'txt':
-      return extra.length ? `concat_ws(E'\\t', h.host, ${extra.join(', ')})` : 'h.host';
-    case 'csv':
-      return `concat_ws(',', h.host, d.domain, d.platform_slug, ${isoSql('h.first_seen_at')}, h.is_active::text
-                        ${extra.map((e) => `, ${e}`).join('')})`;
-    case 'json':
-      return `(json_build_object('host', h.host, 'domain', d.domain, 'platform', d.platform_slug,
-                 'first_seen_at', ${isoSql('h.first_seen_at')}, 'is_active', h.is_active,
-                 'sources', host_sources(h.sources))::jsonb ${extra.map((e) => `|| ${e}`).join(' ')})::text`;
-  }
-}
-
-/** The host's host_intel row: one primary-key read per exported host, only when fields are asked for. */
-const intel = (expression: string) => `(SELECT ${expression} FROM host_intel k WHERE k.host_id = h.id)`;
-const ips = intel("coalesce(k.a, '{}') || coalesce(k.aaaa, '{}')");
-const cname = intel('k.cname');
-const status = intel('k.http_status');
-const title = intel('k.title');
-const csvQuoted = (text: string) => `'"' || replace(${text}, '"', '""') || '"'`;
-
-/** Each extra field in each format: empty text (txt, csv) or null (json) where nothing is known. */
-const FIELD: Record<ExportField, Record<ExportFormat, string>> = {
-  ips: {
-    txt: `coalesce(array_to_string(${ips}, ' '), '')`,
-    csv: `coalesce(array_to_string(${ips}, ' '), '')`,
-    json: `jsonb_build_object('ips', coalesce(to_jsonb(${ips}), '[]'))`,
-  },
-  cname: {
-    txt: `coalesce(array_to_string(${cname}, ' '), '')`,
-    csv: `coalesce(array_to_string(${cname}, ' '), '')`,
-    json: `jsonb_build_object('cname', coalesce(to_jsonb(${cname}), '[]'))`,
-  },
-  status: {
-    txt: `coalesce(${status}::text, '')`,
-    csv: `coalesce(${status}::text, '')`,
-    json: `jsonb_build_object('status', ${status})`,
-  },
-  title: {
-    txt: `coalesce(translate(${title}, E'\\t', ' '), '')`,
-    csv: `coalesce(${csvQuoted(title)}, '')`,
-    json: `jsonb_build_object('title', ${title})`,
-  },
+/** What follows each line, and what comes between two (json's array commas). */
+const ENDS: Record<ExportFormat, { end: string; between: string }> = {
+  txt: { end: '\n', between: '' },
+  csv: { end: '\r\n', between: '' }, // RFC 4180 ends every record with CRLF
+  json: { end: '', between: ',\n' },
 };
 
-/** Rows per statement: each batch is one short statement, so an export never holds a connection between them. */
-export const EXPORT_BATCH = 2000;
-
-/** Where a batch ended: the next one starts right after this host of this root domain. */
-interface Position {
-  domainId: number;
-  host: string;
-}
-
-type Row = [domainId: number, line: string];
-
-/** The host a rendered line names (each format begins with it), for the position the next batch resumes from. */
+/** The host a line names (each format begins with it), for the position the next batch resumes from. */
 const HOST_OF: Record<ExportFormat, (line: string) => string> = {
   txt: (line) => (line.includes('\t') ? line.slice(0, line.indexOf('\t')) : line),
   csv: (line) => line.slice(0, line.indexOf(',')),
   json: (line) => (JSON.parse(line) as { host: string }).host,
 };
 
+/** Rows of an export's first batch, before its rows' size is known. */
+const FIRST_BATCH_ROWS = 10_000;
+
 /**
- * Hosts to export, in batches of rendered lines, at the pace the client takes them. The order is root domain,
- * then host, and each batch is a keyset statement of its own that resumes after the last row of the one before:
- * first the rest of that root's hosts (hosts_domain_host_key, in host order), then the roots after it
- * (domains_domain_key). Between batches no connection is held and no transaction is open, so a client that reads
- * slowly, or not at all, costs the database nothing, and on the embedded database (one backend) every other request
- * goes on between two batches. A host recorded behind the position while the export runs is not in it, as with any
- * cursor walk. Rows come as [domain id, line] arrays: the least garbage per row.
+ * Hosts to export, as the bytes of their lines, at the pace the client takes them. The order is root domain, then
+ * host, and each batch is a keyset statement of its own (batchStatement) that resumes after the last row of the
+ * one before, which its last line and root id tell. Each batch is one `COPY (…) TO STDOUT (FORMAT binary)` on a
+ * pooled connection (a replica's when there are some), so PostgreSQL writes the lines and Node passes their bytes
+ * on without decoding them; a batch is read as fast as PostgreSQL sends it, into a queue the client empties, and its
+ * connection goes back to the pool at its end. Between batches no connection is held and no transaction is open,
+ * so a client that reads slowly, or not at all, costs the database nothing, and on the embedded database (one
+ * backend) every other request goes on between two batches. A host recorded behind the position while the export
+ * runs is not in it, as with any cursor walk.
  */
 @Injectable()
 export class ExportRepository {
-  private readonly reads: ReplicaReads;
+  /**
+   * Most rows in one batch. A batch holds its connection while it runs: on the embedded database that is every
+   * other request's connection, so its batches are shorter.
+   */
+  batchRows: number;
+  /**
+   * Bytes a batch aims at, judged by the rows of the batches before it, and the bytes that may still wait for the
+   * client when the next one starts: an export holds about two batches at most, whatever its client does.
+   */
+  batchBytes = 8 * 2 ** 20;
 
-  constructor(@InjectDataSource() db: DataSource) {
-    this.reads = new ReplicaReads(db);
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    env: Environment,
+  ) {
+    this.batchRows = env.DATABASE_URL ? 200_000 : 10_000;
   }
 
-  async *lineBatches(format: ExportFormat, filters: ExportFilters): AsyncGenerator<string[]> {
+  /** The export's lines, each with its line end (and json's commas between), batch after batch. */
+  async *lines(format: ExportFormat, filters: ExportFilters): AsyncGenerator<Buffer> {
+    const queue = new ChunkQueue(this.batchBytes);
+    const filling = this.fill(queue, format, filters);
+    try {
+      for (let chunk = await queue.take(); chunk; chunk = await queue.take()) yield chunk;
+    } finally {
+      queue.close(); // a client gone stops the batch running now
+      await filling;
+    }
+  }
+
+  /** Runs the batches into the queue, one at a time, each once the bytes before it are nearly taken. */
+  private async fill(queue: ChunkQueue, format: ExportFormat, filters: ExportFilters): Promise<void> {
+    const lines = new CopyLines(Buffer.from(ENDS[format].end), Buffer.from(ENDS[format].between));
     let after: Position | undefined;
-    for (;;) {
-      const batch = await rowArrays<Row>(this.reads, ...this.batch(format, filters, after));
-      if (batch.length === 0) return;
-      const lines = batch.map((r) => r[1]);
-      yield lines;
-      if (batch.length < EXPORT_BATCH) return;
-      after = { domainId: batch[batch.length - 1][0], host: HOST_OF[format](lines[lines.length - 1]) };
+    let limit = Math.min(this.batchRows, FIRST_BATCH_ROWS);
+    try {
+      for (;;) {
+        await queue.room();
+        if (queue.closed) return;
+        const last = await this.copy(batchStatement(format, filters, after, limit), lines, queue);
+        if (!last || lines.rows < limit) break;
+        after = { domainId: last.key, host: HOST_OF[format](last.line.toString()) };
+        const rowBytes = Math.max(1, lines.bytes / lines.rows);
+        limit = Math.max(1, Math.min(this.batchRows, Math.floor(this.batchBytes / rowBytes)));
+      }
+      queue.end();
+    } catch (error) {
+      queue.fail(error);
     }
   }
 
-  private batch(format: ExportFormat, filters: ExportFilters, after: Position | undefined): [string, unknown[]] {
-    const q = new Params();
-    const where = this.conditions(filters, q);
-    const select = `SELECT d.id, ${line(format, filters.fields)} FROM domains d JOIN hosts h ON h.domain_id = d.id`;
-    const limit = q.p(EXPORT_BATCH);
-    if (!after) {
-      return [
-        `/* export */ ${select} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.domain, h.host LIMIT ${limit}`,
-        q.values,
-      ];
+  /** One batch on a replica, or on the primary when there is none or the replica fails before the first row. */
+  private async copy(sql: string, lines: CopyLines, queue: ChunkQueue): Promise<LastRow | undefined> {
+    const { slaves } = this.db.driver as unknown as { slaves: Pool[] };
+    if (slaves.length) {
+      try {
+        return await this.copyOn(slaves[Math.floor(Math.random() * slaves.length)], sql, lines, queue);
+      } catch (error) {
+        if (lines.rows > 0 || queue.closed || !isReplicaFailure(error)) throw error;
+        noteReplicaFallback(error);
+      }
     }
-    const domainId = q.p(after.domainId);
-    const rest = [`h.domain_id = ${domainId}`, `h.host > ${q.p(after.host)}`, ...where];
-    const later = [`d.domain > (SELECT domain FROM domains WHERE id = ${domainId})`, ...where];
-    return [
-      `/* export */ (${select} WHERE ${rest.join(' AND ')} ORDER BY h.host LIMIT ${limit})
-       UNION ALL (${select} WHERE ${later.join(' AND ')} ORDER BY d.domain, h.host LIMIT ${limit}) LIMIT ${limit}`,
-      q.values,
-    ];
+    return this.copyOn(poolOf(this.db), sql, lines, queue);
   }
 
-  private conditions(filters: ExportFilters, q: Params): string[] {
-    const where: string[] = [];
-    if (filters.domainId !== undefined) where.push(`d.id = ${q.p(filters.domainId)}`);
-    if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
-    if (filters.scope === 'new') where.push(`h.first_seen_at >= ${q.p(filters.since)}::timestamptz`);
-    if (filters.scope === 'inactive') where.push('NOT h.is_active');
-    where.push(...hiddenConditions(undefined, filters.hostScope));
-    if (filters.search) where.push(`h.host LIKE ${q.p(containsPattern(filters.search.toLowerCase()))} ESCAPE '\\'`);
-    return where;
+  /**
+   * Runs one batch's COPY and puts its lines in the queue as they come. Its transaction is only there for the
+   * batch's settings (BATCH_SETTINGS). Should a batch outgrow what may wait (its rows far larger than the rows
+   * before), it is paused until the client catches up: it then holds its connection, for EXPORT_IDLE_SECONDS at
+   * most if the client stops.
+   */
+  private async copyOn(pool: Pool, sql: string, lines: CopyLines, queue: ChunkQueue): Promise<LastRow | undefined> {
+    lines.begin();
+    const client = await pool.connect();
+    if (queue.closed) {
+      client.release();
+      return undefined;
+    }
+    let complete = false;
+    try {
+      await client.query(`BEGIN READ ONLY; ${BATCH_SETTINGS}`);
+      this.db.logger.logQuery(sql);
+      await new Promise<void>((resolve, reject) => {
+        const stream = client.query(copyTo(sql));
+        const stop = () => stream.destroy(new Error('export stopped'));
+        if (queue.closed) stop();
+        queue.onClose = stop;
+        stream.on('data', (chunk: Buffer) => {
+          try {
+            if (queue.push(lines.push(chunk))) return;
+            stream.pause();
+            void queue.room().then(() => stream.resume());
+          } catch (error) {
+            stream.destroy(error as Error);
+          }
+        });
+        stream.once('end', resolve);
+        stream.on('error', reject); // kept: a stream stopped mid-COPY still hears of its connection's end
+        stream.once('close', () => reject(new Error('export: a batch ended before its COPY did')));
+      });
+      await client.query('COMMIT');
+      complete = true;
+      return lines.finish();
+    } finally {
+      queue.onClose = undefined;
+      // A batch cut short (the client went away, or it failed) closes its connection rather than pooling it
+      // mid-COPY, which ends the statement on the server at once.
+      client.release(complete ? undefined : new Error('export batch stopped'));
+    }
   }
 }

@@ -6,7 +6,8 @@ import { windowStart } from '../common/validation/window.js';
 import { DomainsService } from '../domains/domains.service.js';
 import type { ExportFormat, ExportQuery } from './dto/export.query.js';
 import { ExportSlots } from './export-slots.js';
-import { type ExportFilters, ExportRepository } from './export.repository.js';
+import { ExportRepository } from './export.repository.js';
+import type { ExportFilters } from './export.sql.js';
 
 export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = {
   txt: 'text/plain; charset=utf-8',
@@ -20,18 +21,6 @@ export interface PreparedExport {
   body: Readable;
   mediaType: string;
   filename: string;
-}
-
-/** Joins a batch of lines into one chunk of the format's body. */
-function frame(format: ExportFormat, lines: string[], first: boolean): string {
-  switch (format) {
-    case 'txt':
-      return `${lines.join('\n')}\n`;
-    case 'csv': // RFC 4180 ends every record with CRLF
-      return `${lines.join('\r\n')}\r\n`;
-    case 'json':
-      return `${first ? '' : ',\n'}${lines.join(',\n')}`;
-  }
 }
 
 @Injectable()
@@ -77,7 +66,7 @@ export class ExportService {
     const logger = this.logger;
     let timer: NodeJS.Timeout | undefined;
     /** Hands out one chunk; if the client has not taken it within EXPORT_IDLE_SECONDS, the response is aborted. */
-    async function* body(): AsyncGenerator<string> {
+    async function* body(): AsyncGenerator<string | Buffer> {
       try {
         for (let next = first; !next.done; next = await chunks.next()) {
           timer = setTimeout(() => {
@@ -101,19 +90,19 @@ export class ExportService {
     return { body: stream, mediaType: EXPORT_MEDIA_TYPES[format], filename: this.filename(query) };
   }
 
-  /** The csv header or json opening bracket, the framed batches, and the json closing bracket. */
-  private async *framed(format: ExportFormat, filters: ExportFilters): AsyncGenerator<string> {
-    const batches = this.exports.lineBatches(format, filters);
-    // The first batch is read before anything is framed, so a failing query is still a JSON error.
-    const head = await batches.next();
-    if (format === 'csv') yield `${[CSV_HEADER, ...filters.fields].join(',')}\r\n`;
-    if (format === 'json') yield '[\n';
-    let first = true;
-    for (let next = head; !next.done; next = await batches.next()) {
-      yield frame(format, next.value, first);
-      first = false;
+  /** The csv header or json opening bracket, the lines' bytes, and the json closing bracket. */
+  private async *framed(format: ExportFormat, filters: ExportFilters): AsyncGenerator<string | Buffer> {
+    const lines = this.exports.lines(format, filters);
+    try {
+      // The first bytes are read before anything is framed, so a failing first batch is still a JSON error.
+      const head = await lines.next();
+      if (format === 'csv') yield `${[CSV_HEADER, ...filters.fields].join(',')}\r\n`;
+      if (format === 'json') yield '[\n';
+      for (let next = head; !next.done; next = await lines.next()) yield next.value;
+      if (format === 'json') yield head.done ? ']\n' : '\n]\n';
+    } finally {
+      await lines.return(undefined); // a client gone ends the batch running now
     }
-    if (format === 'json') yield first ? ']\n' : '\n]\n';
   }
 
   /** e.g. subdomains-hackerone-new-24h-20261121.csv, subdomains-example.com-all-20261121.txt */

@@ -1,0 +1,156 @@
+import pg from 'pg';
+import { containsPattern, isoSql } from '../database/sql.js';
+import { hiddenConditions, type ScopeMode } from '../intel/knowledge-filter.js';
+import type { ExportField, ExportFormat, ExportScope } from './dto/export.query.js';
+
+export interface ExportFilters {
+  /** Extra columns (fields=), in the order asked. */
+  fields: readonly ExportField[];
+  domainId?: number;
+  platform?: string;
+  scope: ExportScope;
+  /** In scope, out of it, or both, by the exclusion rules. */
+  hostScope: ScopeMode;
+  since: string;
+  search?: string;
+}
+
+/** Where a batch ended: the next one starts right after this host of this root domain. */
+export interface Position {
+  domainId: number;
+  host: string;
+}
+
+// PostgreSQL renders each line itself, and Node passes its bytes on. Hosts, domains and slugs are validated
+// names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but a title (see FIELD).
+function line(format: ExportFormat, fields: readonly ExportField[]): string {
+  const extra = fields.map((f) => FIELD[f][format]);
+  switch (format) {
+    case 'txt':
+      return extra.length ? `concat_ws(E'\\t', h.host, ${extra.join(', ')})` : 'h.host';
+    case 'csv':
+      return `concat_ws(',', h.host, d.domain, d.platform_slug, ${isoSql('h.first_seen_at')}, h.is_active::text
+                        ${extra.map((e) => `, ${e}`).join('')})`;
+    case 'json':
+      return `(json_build_object('host', h.host, 'domain', d.domain, 'platform', d.platform_slug,
+                 'first_seen_at', ${isoSql('h.first_seen_at')}, 'is_active', h.is_active,
+                 'sources', host_sources(h.sources))::jsonb ${extra.map((e) => `|| ${e}`).join(' ')})::text`;
+  }
+}
+
+/** The host columns a line reads: a txt export of names alone reads hosts_domain_host_key and no row. */
+function hostColumns(format: ExportFormat, fields: readonly ExportField[]): string {
+  const columns = ['host', ...(format === 'txt' ? [] : ['first_seen_at', 'is_active'])];
+  if (format === 'json') columns.push('sources');
+  if (fields.length) columns.push('id');
+  return columns.map((c) => `h.${c}`).join(', ');
+}
+
+/** The host's host_intel row: one primary-key read per exported host, only when fields are asked for. */
+const intel = (expression: string) => `(SELECT ${expression} FROM host_intel k WHERE k.host_id = h.id)`;
+const ips = intel("coalesce(k.a, '{}') || coalesce(k.aaaa, '{}')");
+const cname = intel('k.cname');
+const status = intel('k.http_status');
+const title = intel('k.title');
+const csvQuoted = (text: string) => `'"' || replace(${text}, '"', '""') || '"'`;
+
+/** Each extra field in each format: empty text (txt, csv) or null (json) where nothing is known. */
+const FIELD: Record<ExportField, Record<ExportFormat, string>> = {
+  ips: {
+    txt: `coalesce(array_to_string(${ips}, ' '), '')`,
+    csv: `coalesce(array_to_string(${ips}, ' '), '')`,
+    json: `jsonb_build_object('ips', coalesce(to_jsonb(${ips}), '[]'))`,
+  },
+  cname: {
+    txt: `coalesce(array_to_string(${cname}, ' '), '')`,
+    csv: `coalesce(array_to_string(${cname}, ' '), '')`,
+    json: `jsonb_build_object('cname', coalesce(to_jsonb(${cname}), '[]'))`,
+  },
+  status: {
+    txt: `coalesce(${status}::text, '')`,
+    csv: `coalesce(${status}::text, '')`,
+    json: `jsonb_build_object('status', ${status})`,
+  },
+  title: {
+    txt: `coalesce(translate(${title}, E'\\t', ' '), '')`,
+    csv: `coalesce(${csvQuoted(title)}, '')`,
+    json: `jsonb_build_object('title', ${title})`,
+  },
+};
+
+/**
+ * A root without exclusion rules has no host out of scope (a rule's hosts are set out of scope in the transaction
+ * that adds the rule or the host: applyScopeRules, upsertSeenHosts; the domain counters rely on it too). So in
+ * scope (host_scope=in), only the hosts of a root with rules (`ruled`, read once per root) are looked up, by
+ * (domain_id, host) rather than by id, which keeps a txt export an index-only scan of hosts_domain_host_key; out of
+ * scope, only the roots with rules are walked.
+ */
+const RULED = 'EXISTS (SELECT 1 FROM scope_rules r WHERE r.domain_id = d.id)';
+const IN_SCOPE = `(NOT d.ruled OR NOT EXISTS (SELECT 1 FROM hosts o JOIN host_intel k ON k.host_id = o.id
+                    WHERE o.domain_id = h.domain_id AND o.host = h.host AND k.out_of_scope))`;
+
+/** COPY takes no bind parameters: values go in as literals, text quoted by pg itself, numbers checked. */
+const text = (value: string) => pg.escapeLiteral(value);
+function int(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new Error(`export: ${value} is not an integer`);
+  return String(value);
+}
+
+/** The filters' conditions on the roots (d) and on their hosts (h). */
+function conditions(filters: ExportFilters): { roots: string[]; hosts: string[] } {
+  const roots: string[] = filters.hostScope === 'out' ? [RULED] : [];
+  if (filters.domainId !== undefined) roots.push(`d.id = ${int(filters.domainId)}`);
+  if (filters.platform) roots.push(`d.platform_slug = ${text(filters.platform)}`);
+  const hosts: string[] = [];
+  if (filters.scope === 'new') hosts.push(`h.first_seen_at >= ${text(filters.since)}::timestamptz`);
+  if (filters.scope === 'inactive') hosts.push('NOT h.is_active');
+  hosts.push(...(filters.hostScope === 'in' ? [IN_SCOPE] : hiddenConditions(undefined, filters.hostScope)));
+  if (filters.search) hosts.push(`h.host LIKE ${text(containsPattern(filters.search.toLowerCase()))} ESCAPE '\\'`);
+  return { roots, hosts };
+}
+
+/**
+ * One batch of an export: `limit` rows as (root domain id, line), in COPY's binary format (which escapes nothing:
+ * see CopyLines), after `after` or from the start. The order is root domain, then host, and it is the walk's own:
+ * the roots in order (domains_domain_key), and for each the hosts in order (hosts_domain_host_key), first the rest
+ * of the root the batch before ended in. No ORDER BY sorts the whole: PostgreSQL does not know that a nested loop
+ * keeps its inner side's order, and sorted every root's hosts again (half the time of a txt batch). The order
+ * holds as the batch runs serially (see BATCH_SETTINGS), as the UNION ALL's parts run one after the other.
+ */
+export function batchStatement(
+  format: ExportFormat,
+  filters: ExportFilters,
+  after: Position | undefined,
+  limit: number,
+): string {
+  const { roots, hosts } = conditions(filters);
+  const rows = int(limit);
+  const ruled = filters.hostScope === 'in' ? `, ${RULED} AS ruled` : '';
+  const walk = (rootsFrom: string, hostsFrom: string[]) => {
+    const rootWhere = [rootsFrom, ...roots].filter(Boolean);
+    const hostWhere = ['h.domain_id = d.id', ...hostsFrom, ...hosts];
+    return `SELECT d.id, ${line(format, filters.fields)}
+              FROM (SELECT d.id, d.domain, d.platform_slug${ruled} FROM domains d
+                     ${rootWhere.length ? `WHERE ${rootWhere.join(' AND ')}` : ''} ORDER BY d.domain) d
+             CROSS JOIN LATERAL (SELECT ${hostColumns(format, filters.fields)} FROM hosts h
+                                  WHERE ${hostWhere.join(' AND ')} ORDER BY h.host LIMIT ${rows}) h
+             LIMIT ${rows}`;
+  };
+  let query: string;
+  if (!after) {
+    query = walk('', []);
+  } else {
+    const domainId = int(after.domainId);
+    query = `(${walk(`d.id = ${domainId}`, [`h.host > ${text(after.host)}`])})
+             UNION ALL (${walk(`d.domain > (SELECT domain FROM domains WHERE id = ${domainId})`, [])}) LIMIT ${rows}`;
+  }
+  return `/* export */ COPY (${query}) TO STDOUT (FORMAT binary)`;
+}
+
+/**
+ * A batch's settings, local to its transaction: no parallel plan (the walk's order is the serial executor's), no
+ * sort where an index gives the order, and no JIT (a batch's estimate can pass jit_above_cost, and compiling took
+ * longer than the batch).
+ */
+export const BATCH_SETTINGS =
+  'SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL enable_sort = off; SET LOCAL jit = off';
