@@ -1,4 +1,6 @@
+import pg from 'pg';
 import type { DataSource } from 'typeorm';
+import { poolOf } from './sql.js';
 import { InitialSchema1763700000000 } from '../../migrations/1763700000000-InitialSchema.js';
 import { DomainActiveCounter1763800000000 } from '../../migrations/1763800000000-DomainActiveCounter.js';
 import { ScanProgress1763900000000 } from '../../migrations/1763900000000-ScanProgress.js';
@@ -56,18 +58,20 @@ const MIGRATION_LOCK = 7_304_113_211;
 
 /**
  * Applies pending migrations. On a shared server an advisory lock makes concurrent starts wait for each
- * other instead of racing; the embedded database has one process and one connection, so it needs none.
+ * other instead of racing; the embedded database has one process and one connection, so it needs none. The lock
+ * is held on a connection of its own, outside the pool: with DATABASE_POOL_SIZE=1 a pooled one would leave the
+ * migrations none.
  */
 export async function runMigrations(dataSource: DataSource, shared: boolean): Promise<string[]> {
   if (!shared) return names(await dataSource.runMigrations({ transaction: 'each' }));
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
+  const lock = new pg.Client((poolOf(dataSource) as unknown as { options: pg.ClientConfig }).options);
+  await lock.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     return names(await dataSource.runMigrations({ transaction: 'each' }));
   } finally {
-    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-    await runner.release();
+    // Ending the session releases the lock.
+    await lock.end().catch(() => undefined);
   }
 }
 
