@@ -7,7 +7,9 @@ import { createServer } from 'node:http';
 import pg from 'pg';
 import { KEY_LOOKUP_SQL } from '../dist/src/auth/api-keys.repository.js';
 import { hashToken } from '../dist/src/auth/token.js';
+import { preparedName } from '../dist/src/database/sql.js';
 import {
+  countedByCounters,
   domainHostsStatements,
   domainNewStatement,
   newFeedStatement,
@@ -15,7 +17,11 @@ import {
   searchStatement,
 } from '../dist/src/hosts/hosts.repository.js';
 import { decodePlatformCursor, encodePlatformCursor } from '../dist/src/hosts/platform-cursor.js';
-import { domainDetailStatement, domainListStatements } from '../dist/src/domains/domains.repository.js';
+import {
+  domainDetailStatement,
+  domainListStatements,
+  trackedDomainStatement,
+} from '../dist/src/domains/domains.repository.js';
 import { platformDomainsStatements, platformsStatement } from '../dist/src/platforms/platforms.repository.js';
 import { scanListStatements, scanStatement, workerStatusStatement } from '../dist/src/scans/scans.repository.js';
 import {
@@ -32,19 +38,24 @@ const page = (params, limit, max) => ({
 });
 const SCAN_INTERVAL_HOURS = 24;
 // The service's own lookup of a tracked domain by name (DomainsService.requireTracked).
-const domainByName = (name) => ({ sql: 'SELECT id FROM domains WHERE domain = $1', params: [name] });
+const domainByName = trackedDomainStatement;
 const sinceOf = (params) => new Date(Date.now() - int(params.get('hours'), 24, 8760) * 3600e3).toISOString();
 
-function domainHosts(m, params, domainId) {
-  const { page, count } = domainHostsStatements({
-    domain: m[1],
-    domainId,
+/** A domain's hosts as the service lists them: its page, and its count unless the domain's counters give it. */
+function domainHostsOptions(params, domain) {
+  return {
+    domain,
     filter: params.get('filter') ?? 'all',
     search: params.get('search') ?? undefined,
     limit: int(params.get('limit'), 100, 1000),
     offset: int(params.get('offset'), 0, 1e9),
-  });
-  return [page, count];
+  };
+}
+
+function domainHosts(params, domain) {
+  const options = domainHostsOptions(params, domain);
+  const { page, count } = domainHostsStatements(options);
+  return countedByCounters(options) === null ? [page, count] : [page];
 }
 
 /** Per endpoint: the path pattern and what it runs and writes. `statements` are what the database is asked. */
@@ -178,21 +189,24 @@ const ROUTES = [
   },
   {
     pattern: /^\/api\/v1\/domains\/([a-z0-9.-]+)\/subdomains$/,
-    // A search looks the domain up first, as the service does; the floor then filters by its id.
-    statements: (m, params) => (params.get('search') ? [domainByName(m[1])] : domainHosts(m, params)),
-    then: (m, params, [[domain] = []]) => (params.get('search') ? domainHosts(m, params, domain?.id) : null),
-    body: (_key, _m, params, [data, [count]]) => ({
+    // The domain is looked up first, as the service does; the floor then filters by its id.
+    statements: (m) => [domainByName(m[1])],
+    then: (_m, params, [[domain]]) => domainHosts(params, domain),
+    body: (_key, _m, params, [data, counted], _index, [[domain]]) => ({
       data,
       meta: {
         limit: int(params.get('limit'), 100, 1000),
         offset: int(params.get('offset'), 0, 1e9),
-        total: count.total,
+        total: counted?.[0].total ?? countedByCounters(domainHostsOptions(params, domain)),
       },
     }),
   },
   {
     pattern: /^\/api\/v1\/domains\/([a-z0-9.-]+)\/subdomains\/new$/,
-    statements: (m, params) => [domainNewStatement(m[1], sinceOf(params), int(params.get('limit'), 500, 2000))],
+    statements: (m) => [domainByName(m[1])],
+    then: (_m, params, [[domain]]) => [
+      domainNewStatement(domain.id, sinceOf(params), int(params.get('limit'), 500, 2000)),
+    ],
     body: (_key, _m, params, [data]) => ({
       data,
       meta: { since: sinceOf(params), count: data.length, limit: int(params.get('limit'), 500, 2000) },
@@ -236,7 +250,9 @@ export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   // An idle connection ended by the server (the bench dropping its database) is no failure of the floor.
   pool.on('error', () => undefined);
-  const query = async ({ sql, params }) => (await pool.query(sql, params)).rows;
+  // A statement the service prepares on each connection is prepared here too (see Statement.prepare).
+  const query = async ({ sql, params, prepare }) =>
+    (await pool.query({ text: sql, values: params, name: prepare ? preparedName(sql) : undefined })).rows;
 
   const server = createServer(async (req, res) => {
     try {
@@ -245,14 +261,19 @@ export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
       if (!route) return void res.writeHead(404).end();
       const [key] = route.public
         ? [{}]
-        : await query({ sql: KEY_LOOKUP_SQL, params: [hashToken(String(req.headers['x-api-key'] ?? ''))] });
+        : await query({
+            sql: KEY_LOOKUP_SQL,
+            params: [hashToken(String(req.headers['x-api-key'] ?? ''))],
+            prepare: true,
+          });
       if (!key || key.revoked || key.owner_disabled) return void res.writeHead(401).end();
       const match = url.pathname.match(route.pattern);
-      let results = await Promise.all(route.statements(match, url.searchParams).map(query));
-      // A second round, when the route has one (null: none for these parameters), replaces the first's rows.
-      const second = route.then?.(match, url.searchParams, results);
-      if (second) results = await Promise.all(second.map(query));
-      const body = JSON.stringify(route.body(key, match, url.searchParams, results, index));
+      const first = await Promise.all(route.statements(match, url.searchParams).map(query));
+      // A second round, when the route has one (null: none for these parameters), replaces the first's rows; the
+      // body is given those too.
+      const second = route.then?.(match, url.searchParams, first);
+      const results = second ? await Promise.all(second.map(query)) : first;
+      const body = JSON.stringify(route.body(key, match, url.searchParams, results, index, first));
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
     } catch (e) {
       res.writeHead(500).end(String(e));
@@ -272,7 +293,7 @@ export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
       const match = url.pathname.match(route.pattern);
       const first = route.statements(match, url.searchParams);
       const second = (route.then && route.then(match, url.searchParams, await Promise.all(first.map(query)))) ?? [];
-      const key = route.public ? [] : [{ sql: KEY_LOOKUP_SQL, params: [hashToken(token)] }];
+      const key = route.public ? [] : [{ sql: KEY_LOOKUP_SQL, params: [hashToken(token)], prepare: true }];
       return [...key, ...first, ...second];
     },
     close: async () => {

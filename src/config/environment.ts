@@ -84,6 +84,12 @@ export class Environment extends ProbeEnvironment {
   @IsInt()
   DATABASE_POOL_SIZE = 10;
 
+  @OnOffVar(
+    'Prepare the statements every request runs once on each connection, instead of parsing them on every call (a PostgreSQL server only). Turn off behind a pooler that does not keep prepared statements, such as PgBouncer in transaction mode before 1.21.',
+    'on',
+  )
+  DATABASE_PREPARED_STATEMENTS: OnOff = 'on';
+
   @EnvVar('Milliseconds a query may run before it is cancelled and answered with 500 query_failed.', '15000')
   @Transform(toInt)
   @Min(100)

@@ -34,6 +34,8 @@ export function dataSourceOptions(target: DatabaseTarget, env: Environment): Dat
       ? { url: target.url }
       : { host: target.host, port: target.port, username: 'postgres', database: 'postgres' };
   const replicas = target.kind === 'server' ? (env.DATABASE_REPLICA_URLS ?? []) : [];
+  // Not on the embedded database: its one backend outlives every connection and would keep a closed one's names.
+  const prepare = target.kind === 'server' && env.DATABASE_PREPARED_STATEMENTS === 'on';
   return {
     type: 'postgres',
     ...connection,
@@ -51,6 +53,8 @@ export function dataSourceOptions(target: DatabaseTarget, env: Environment): Dat
     // PGlite runs one backend: a second pooled connection inside a transaction would deadlock.
     poolSize: target.kind === 'embedded' ? 1 : env.DATABASE_POOL_SIZE,
     extra: {
+      // Read by sql.ts: statements marked `prepare` are prepared on each connection (DATABASE_PREPARED_STATEMENTS).
+      preparedStatements: prepare,
       connectionTimeoutMillis: 5000,
       statement_timeout: env.QUERY_TIMEOUT_MS,
       idle_in_transaction_session_timeout: 60_000,

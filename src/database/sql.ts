@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import type { Pool } from 'pg';
+import type { Pool, QueryResult } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 
 /**
@@ -40,7 +41,7 @@ async function run(
   db: Queryable,
   sql: string,
   params: unknown[],
-  rowMode?: 'array',
+  options: SendOptions = {},
 ): Promise<{ rows: unknown[]; count: number }> {
   const manager = db instanceof ReplicaReads ? db.source.manager : db instanceof DataSource ? db.manager : db;
   if (manager.queryRunner) {
@@ -51,20 +52,51 @@ async function run(
   const replica = db instanceof ReplicaReads ? replicaPool(manager) : undefined;
   if (replica) {
     try {
-      const result = await send(replica, sql, params, rowMode);
+      const result = await send(replica, sql, params, options);
       return { rows: result.rows as unknown[], count: result.rowCount ?? 0 };
     } catch (error) {
       if (!isReplicaFailure(error)) throw error;
       noteReplicaFallback(error);
     }
   }
-  const result = await send(poolOf(manager), sql, params, rowMode);
+  const result = await send(poolOf(manager), sql, params, options);
   return { rows: result.rows as unknown[], count: result.rowCount ?? 0 };
 }
 
-/** One statement on a pool; with rowMode 'array' each row is an array of its columns. */
-function send(pool: Pool, sql: string, params: unknown[], rowMode?: 'array') {
-  return rowMode ? pool.query({ text: sql, values: params, rowMode }) : pool.query(sql, params);
+/**
+ * How a statement is sent: `rowMode: 'array'` gives each row as an array of its columns; `prepare` makes it a
+ * prepared statement on each pooled connection (see Statement.prepare) where the pool allows it.
+ */
+interface SendOptions {
+  rowMode?: 'array';
+  prepare?: boolean;
+}
+
+const preparedNames = new Map<string, string>();
+
+/**
+ * The name a prepared statement has on every connection: from its text, so that one text is one name. Only the
+ * code's own fixed texts are prepared (see Statement.prepare), so the map stays small.
+ */
+export function preparedName(sql: string): string {
+  let name = preparedNames.get(sql);
+  if (name === undefined) {
+    name = `sm_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+    preparedNames.set(sql, name);
+  }
+  return name;
+}
+
+/** Whether a pool keeps prepared statements: set in its options (see dataSourceOptions). */
+function mayPrepare(pool: Pool): boolean {
+  return (pool as Pool & { options?: { preparedStatements?: boolean } }).options?.preparedStatements === true;
+}
+
+/** One statement on a pool (see SendOptions). */
+function send(pool: Pool, sql: string, params: unknown[], { rowMode, prepare }: SendOptions): Promise<QueryResult> {
+  const name = prepare && mayPrepare(pool) ? preparedName(sql) : undefined;
+  if (rowMode) return pool.query({ text: sql, values: params, rowMode, name });
+  return pool.query({ text: sql, values: params, name });
 }
 
 /** The pg pool TypeORM holds for the data source's primary (its driver's `master`). */
@@ -84,6 +116,11 @@ export async function rows<T>(db: Queryable, sql: string, params: unknown[] = []
   return (await run(db, sql, params)).rows as T[];
 }
 
+/** Rows of a statement that is prepared on each connection (see Statement.prepare). */
+export async function preparedRows<T>(db: Queryable, sql: string, params: unknown[]): Promise<T[]> {
+  return (await run(db, sql, params, { prepare: true })).rows as T[];
+}
+
 /**
  * Rows of a statement outside a transaction, each an array of its columns in order: for hot paths that read many
  * rows (the export), where an object per row is garbage that grows the heap.
@@ -93,7 +130,7 @@ export async function rowArrays<T extends unknown[]>(
   sql: string,
   params: unknown[] = [],
 ) {
-  return (await run(db, sql, params, 'array')).rows as T[];
+  return (await run(db, sql, params, { rowMode: 'array' })).rows as T[];
 }
 
 /** How many rows a statement changed. */
@@ -195,6 +232,14 @@ export class Params {
 export interface Statement {
   sql: string;
   params: unknown[];
+  /**
+   * Prepare it once on each pooled connection rather than parse, analyse and plan it on every call: for a text
+   * run on many requests whose best plan does not depend on its parameters (a lookup by a unique key). After five
+   * runs PostgreSQL may settle on one generic plan for every parameter, so never for a statement whose best plan
+   * differs with them (a domain's hosts: 30 or 30,000). Never for a text that carries a value rather than a
+   * parameter: each value would leave a prepared statement on each connection.
+   */
+  prepare?: boolean;
 }
 
 /**
@@ -231,7 +276,7 @@ export function pageWithCount(
  * The one row a statement gives, rendered as a JSON object by PostgreSQL (see jsonPage); null when it gives none.
  */
 export async function jsonRow(db: Queryable, statement: Statement): Promise<string | null> {
-  const [row] = await rows<{ json: string }>(
+  const [row] = await (statement.prepare ? preparedRows : rows)<{ json: string }>(
     db,
     `SELECT row_to_json(r)::text AS json FROM (${statement.sql}) r`,
     statement.params,
@@ -247,7 +292,7 @@ export async function jsonPageAndTotal(
 ): Promise<{ json: string; total: number }> {
   const [found, [counted]] = await Promise.all([
     jsonPage(db, page, take),
-    rows<{ total: number }>(db, count.sql, count.params),
+    (count.prepare ? preparedRows : rows)<{ total: number }>(db, count.sql, count.params),
   ]);
   return { json: found.json, total: counted?.total ?? 0 };
 }
@@ -270,7 +315,7 @@ export interface JsonPage<L> {
  * aggregate over an ordered subquery, as PostgreSQL documents for string_agg).
  */
 export async function jsonPage<L>(db: Queryable, statement: Statement, take: number): Promise<JsonPage<L>> {
-  const [row] = await rows<{ lines: string | null }>(
+  const [row] = await (statement.prepare ? preparedRows : rows)<{ lines: string | null }>(
     db,
     `SELECT string_agg(row_to_json(r)::text, E'\\n') AS lines FROM (${statement.sql}) r`,
     statement.params,

@@ -10,12 +10,35 @@ import {
   jsonRow,
   pageWithCount,
   Params,
+  preparedRows,
   ReplicaReads,
   rows,
   type Statement,
 } from '../database/sql.js';
 import type { DomainSort } from './dto/list-domains.query.js';
 import { DomainEntity } from './domain.entity.js';
+
+/** A tracked domain as the endpoints under it need it: its id, and its live counters of hosts. */
+export interface TrackedDomain {
+  id: number;
+  domain: string;
+  /** Hosts recorded under it (domains.total_subdomains), and of those the active ones. */
+  total: number;
+  active: number;
+  /** It has exclusion rules, so some hosts may be out of scope and left out of lists: counters do not count those. */
+  hasScopeRules: boolean;
+}
+
+/** A tracked domain by name (domains_domain_key): prepared, as every request under /domains/{domain} asks it. */
+export function trackedDomainStatement(name: string): Statement {
+  return {
+    sql: `SELECT d.id, d.domain, d.total_subdomains AS total, d.active_subdomains AS active,
+                 EXISTS (SELECT 1 FROM scope_rules r WHERE r.domain_id = d.id) AS "hasScopeRules"
+            FROM domains d WHERE d.domain = $1`,
+    params: [name],
+    prepare: true,
+  };
+}
 
 export interface NewDomain {
   domain: string;
@@ -92,6 +115,12 @@ export class DomainsRepository {
 
   findByName(domain: string): Promise<DomainEntity | null> {
     return this.domains.findOneBy({ domain });
+  }
+
+  async findTracked(name: string): Promise<TrackedDomain | null> {
+    const { sql, params } = trackedDomainStatement(name);
+    const [found] = await preparedRows<TrackedDomain>(this.domains.manager, sql, params);
+    return found ?? null;
   }
 
   /** A page of domains rendered as JSON, and the count of all that match (domains_domain_trgm_idx for search). */
@@ -211,5 +240,6 @@ export function domainDetailStatement(domain: string): Statement {
               ) AS stats
          FROM domains d WHERE d.domain = $1`,
     params: [domain],
+    prepare: true,
   };
 }

@@ -5,7 +5,7 @@ import { CONTROL_CHARACTERS_PROBLEM, hasControlCharacters } from '../common/vali
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
 import type { DomainEntity } from './domain.entity.js';
 import type { ListDomainsQuery } from './dto/list-domains.query.js';
-import { DomainsRepository } from './domains.repository.js';
+import { DomainsRepository, type TrackedDomain } from './domains.repository.js';
 import { rootDomainProblem } from './root-domain.js';
 
 const notTracked = (name: string) => ApiError.notFound(`Domain ${name} is not tracked`);
@@ -63,8 +63,8 @@ export class DomainsService {
   }
 
   /** The tracked domain of that name, or the contract's 404 not_found. */
-  async requireTracked(name: string): Promise<DomainEntity> {
-    const domain = await this.domains.findByName(name);
+  async requireTracked(name: string): Promise<TrackedDomain> {
+    const domain = await this.domains.findTracked(name);
     if (!domain) throw notTracked(name);
     return domain;
   }

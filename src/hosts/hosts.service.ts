@@ -4,7 +4,7 @@ import { envelope } from '../common/envelope.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { toEventDto } from '../events/dto/event.dto.js';
 import { HOST_HISTORY_LIMIT } from './dto/host.dto.js';
-import { hasKnowledgeFilter, type KnowledgeFilter } from '../intel/knowledge-filter.js';
+import type { KnowledgeFilter } from '../intel/knowledge-filter.js';
 import { windowStart } from '../common/validation/window.js';
 import { DomainsService } from '../domains/domains.service.js';
 import { PlatformsService } from '../platforms/platforms.service.js';
@@ -36,25 +36,23 @@ export class HostsService {
   ) {}
 
   /*
-   * The endpoints under a domain or a platform look it up inside their own statement, and only an empty
-   * answer costs a second round trip, to tell an unknown domain or platform (404) from an empty page. A search
-   * in a domain looks the domain up first, so that its statements are planned for the domain's real size (see
-   * DomainHostsOptions.domainId).
+   * The endpoints under a domain look it up first (a prepared statement), so that their statements filter by its
+   * id and are planned for its real size (see DomainHostsOptions.domain); an unknown domain is a 404 before any.
+   * The endpoints under a platform look it up inside their own statement, and only an empty answer costs a second
+   * round trip, to tell an unknown platform (404) from an empty page.
    */
 
   async listForDomain(name: string, query: DomainHostsQuery) {
     const { filter, search, limit, offset } = query;
-    const knowledge = filterOf(query);
-    const domainId = search || hasKnowledgeFilter(knowledge) ? (await this.domains.requireTracked(name)).id : undefined;
-    const page = await this.hosts.listForDomain({ domain: name, domainId, filter, search, knowledge, limit, offset });
-    if (page.total === 0 && domainId === undefined) await this.domains.requireTracked(name);
+    const domain = await this.domains.requireTracked(name);
+    const page = await this.hosts.listForDomain({ domain, filter, search, knowledge: filterOf(query), limit, offset });
     return RenderedJson.envelope(page.json, { limit: query.limit, offset: query.offset, total: page.total });
   }
 
   async newForDomain(name: string, query: DomainNewHostsQuery) {
     const since = windowStart(query);
-    const page = await this.hosts.newForDomain(name, since, query.limit, filterOf(query));
-    if (page.found === 0) await this.domains.requireTracked(name);
+    const { id } = await this.domains.requireTracked(name);
+    const page = await this.hosts.newForDomain(id, since, query.limit, filterOf(query));
     return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });
   }
 

@@ -76,6 +76,7 @@ export function scanStatement(id: string): Statement {
   return {
     sql: `SELECT ${SCAN_COLUMNS} FROM scans s JOIN domains d ON d.id = s.domain_id WHERE s.id = $1::uuid`,
     params: [id],
+    prepare: true,
   };
 }
 

@@ -1,0 +1,96 @@
+import { DataSource } from 'typeorm';
+import { poolOf } from '../src/database/sql.js';
+import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
+
+const onServer = Boolean(process.env.TEST_DATABASE_URL);
+
+/** The names of the statements prepared on the app's one pooled connection (DATABASE_POOL_SIZE=1). */
+async function preparedOn(t: TestApp): Promise<string[]> {
+  const { rows } = await poolOf(t.app.get(DataSource)).query<{ name: string }>(
+    `SELECT name FROM pg_prepared_statements WHERE name LIKE 'sm\\_%' ORDER BY name`,
+  );
+  return rows.map((r) => r.name);
+}
+
+/** What a client sees of the endpoints whose statements are prepared. */
+async function answers(t: TestApp, token: string) {
+  const paths = [
+    '/me',
+    '/domains/example.com',
+    '/domains/example.com/subdomains',
+    '/domains/example.com/subdomains?filter=inactive',
+    '/domains/example.com/subdomains/new?hours=48',
+    '/domains/missing.example/subdomains',
+    '/scans?domain=example.com',
+  ];
+  const seen = [];
+  for (const path of paths) {
+    const res = await t.get(path, bearer(token));
+    // A window's start is the moment of the request.
+    if (res.body.meta?.since) res.body.meta.since = 'now - 48 h';
+    seen.push({ path, status: res.status, body: res.status === 200 ? res.body : res.body.error });
+  }
+  return seen;
+}
+
+/**
+ * On a PostgreSQL server the statements every request runs (the key lookup, a domain by name, a scan by id) are
+ * prepared once per connection; DATABASE_PREPARED_STATEMENTS=off and the embedded database prepare nothing. The
+ * answers are the same either way.
+ */
+describe('prepared statements', () => {
+  let on: TestApp;
+  let off: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    on = await startTestApp({ DATABASE_POOL_SIZE: 1 });
+    off = await startTestApp({ DATABASE_POOL_SIZE: 1, DATABASE_PREPARED_STATEMENTS: 'off' }, { shareDatabaseOf: on });
+    token = await on.token(['read']);
+    await on.dataSource.query(`INSERT INTO domains (domain, platform_slug) VALUES ('example.com', 'self')`);
+    await on.dataSource.query(
+      `INSERT INTO hosts (domain_id, host, first_seen_at, is_active)
+       SELECT d.id, 'h' || i || '.example.com', now() - i * interval '1 hour', i % 3 <> 0
+         FROM domains d, generate_series(1, 40) i WHERE d.domain = 'example.com'`,
+    );
+    await on.dataSource.query(
+      `UPDATE domains SET total_subdomains = 40, active_subdomains = 27 WHERE domain = 'example.com'`,
+    );
+  });
+  afterAll(async () => {
+    await off.close();
+    await on.close();
+  });
+
+  it('prepares the lookups every request runs on a server, and nothing on the embedded database', async () => {
+    await answers(on, token);
+    const prepared = await preparedOn(on);
+    if (onServer) {
+      // The key lookup, the domain by name, and the domain's detail.
+      expect(prepared.length).toBeGreaterThanOrEqual(3);
+      expect(prepared.every((name) => /^sm_[0-9a-f]{24}$/.test(name))).toBe(true);
+      // Asked again, the same statements serve: nothing new is prepared.
+      await answers(on, token);
+      expect(await preparedOn(on)).toEqual(prepared);
+    } else {
+      expect(prepared).toEqual([]);
+    }
+  });
+
+  it('prepares nothing with DATABASE_PREPARED_STATEMENTS=off', async () => {
+    await answers(off, token);
+    expect(await preparedOn(off)).toEqual([]);
+  });
+
+  it('answers the same with prepared statements and without', async () => {
+    const prepared = await answers(on, token);
+    expect(await answers(off, token)).toEqual(prepared);
+    expect(prepared.find((a) => a.path === '/domains/example.com/subdomains')?.body.meta).toEqual({
+      limit: 100,
+      offset: 0,
+      total: 40,
+    });
+    expect(prepared.find((a) => a.path.includes('inactive'))?.body.meta.total).toBe(13);
+    expect(prepared.find((a) => a.path.includes('missing'))).toMatchObject({ status: 404 });
+  });
+});
