@@ -1,23 +1,28 @@
-// Polls that find nothing new, and aggregates, against the Node floor's 200s, in one run on the same data:
+// Polls that find nothing new, and aggregates, against both floors' 200s, in one run on the same data:
 //   304     — the service answering If-None-Match with the ETag of the answer it gave before (no SQL runs);
 //   cached  — the service's aggregates (/stats, /stats/top-domains, /stats/timeseries, /platforms, /scans/status)
 //             asked again with no If-None-Match: computed once per data version and minute, then from memory;
-//   floor   — bench/floor-server.mjs (node:http + pg, the same statements) answering 200 each time.
+//   floors  — bench/independent-floor.mjs (node:http + pg, its own SQL and indexes on its own copy) and
+//             bench/floor-server.mjs (node:http + pg, the service's statements), answering 200 each time.
 // Then freshness: a host is inserted (its own transaction, as a scan's commit) while a client polls a cached
 // endpoint with If-None-Match; the time from the commit to the first 200 that lists the host, over BENCH_TRIALS.
-// Usage: npm run build && node bench/conditional.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_SECONDS,
+// Usage: npm run build && node bench/conditional.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_ROOTS, BENCH_SECONDS,
 // BENCH_CONNECTIONS, BENCH_TRIALS)
 import pg from 'pg';
 import { startFloor } from './floor-server.mjs';
-import { createBenchDatabase, loadTest, startService, writeResult } from './harness.mjs';
+import { DEFAULT_ROOTS, createBenchDatabase, loadTest, startService, writeResult } from './harness.mjs';
+import { startIndependentFloor } from './independent-floor.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const trials = Number(process.env.BENCH_TRIALS ?? 1000);
+const roots = Number(process.env.BENCH_ROOTS ?? DEFAULT_ROOTS);
 
-const db = await createBenchDatabase('conditional', { hosts });
+const db = await createBenchDatabase('conditional', { hosts, roots });
 const { dbUrl, env, token } = db;
+// Its own copy of the data, taken before the service opens the database (a template has no other session).
+const independent = await startIndependentFloor(dbUrl, env.DATABASE_POOL_SIZE);
 const service = await startService(dbUrl);
 const index = await (await fetch(`${service.url}/api/v1/`)).json();
 const floor = await startFloor(dbUrl, env.DATABASE_POOL_SIZE, index);
@@ -67,13 +72,23 @@ async function measure(endpoint, conditional) {
   }
   await loadTest({ base: service.url, paths, duration: 2, connections, token });
   const served = summary(await load(service.url, paths));
+  await loadTest({ base: independent.url, paths: endpoint.paths, duration: 2, connections, token });
+  const own = summary(await load(independent.url, endpoint.paths));
   await loadTest({ base: floor.url, paths: endpoint.paths, duration: 2, connections, token });
   const floored = summary(await load(floor.url, endpoint.paths));
-  const row = { endpoint: endpoint.name, kind: conditional ? '304' : 'cached', service: served, node_floor: floored };
+  const row = {
+    endpoint: endpoint.name,
+    kind: conditional ? '304' : 'cached',
+    service: served,
+    independent_floor: own,
+    node_floor: floored,
+  };
+  row.ratio_to_independent_floor = +(served.rps / own.rps).toFixed(2);
   row.ratio_to_node_floor = +(served.rps / floored.rps).toFixed(2);
   console.log(
     `${row.endpoint} (${row.kind}): service ${served.rps} req/s p99 ${served.p99} ms (2xx ${served['2xx']}, 304 ${served['3xx']}) | ` +
-      `Node floor ${floored.rps} req/s p99 ${floored.p99} ms | ratio ${row.ratio_to_node_floor}`,
+      `independent floor ${own.rps} req/s p99 ${own.p99} ms (ratio ${row.ratio_to_independent_floor}) | ` +
+      `Node floor ${floored.rps} req/s p99 ${floored.p99} ms (ratio ${row.ratio_to_node_floor})`,
   );
   return row;
 }
@@ -112,7 +127,9 @@ console.log(
   `freshness over ${trials} trials: p50 ${freshness.p50_ms} ms, p99 ${freshness.p99_ms} ms, max ${freshness.max_ms} ms`,
 );
 
-writeResult(`conditional-${hosts}`, { benchmark: 'conditional', hosts, seconds, connections, results, freshness });
+const name = `conditional-${hosts}${roots === DEFAULT_ROOTS ? '' : `-${roots}roots`}`;
+writeResult(name, { benchmark: 'conditional', hosts, roots, seconds, connections, results, freshness });
 service.stop();
 await floor.close();
+await independent.close();
 await db.drop();

@@ -151,6 +151,21 @@ describe('conditional requests and the data version', () => {
     expect(after.body.data.totals.domains).toBe(first.body.data.totals.domains + 1);
   });
 
+  it('computes an aggregate once for requests that ask for it together', async () => {
+    const aggregateSql = (sql: string[]) => sql.filter((s) => !/\bapi_keys\b/.test(s));
+    const alone = aggregateSql(await statementsDuring(() => t.get('/stats/top-domains?hours=11', headers)));
+    expect(alone.length).toBeGreaterThan(0);
+    let answers: { status: number; text: string }[] = [];
+    const together = aggregateSql(
+      await statementsDuring(async () => {
+        answers = await Promise.all(Array.from({ length: 6 }, () => t.get('/stats/top-domains?hours=12', headers)));
+      }),
+    );
+    expect(together.length).toBe(alone.length);
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+  });
+
   describe('the version moves on every kind of write', () => {
     /** Runs a write and waits (up to the helper's limit) for this process to learn of it. */
     async function moves(write: () => Promise<unknown>): Promise<void> {

@@ -284,12 +284,26 @@ export async function jsonRow(db: Queryable, statement: Statement): Promise<stri
   return row?.json ?? null;
 }
 
-/** A page rendered by PostgreSQL (jsonPage) and the count of all that match, run side by side. */
+/** Whether a statement's parameters are the first of another's, so that one statement can hold both texts. */
+const paramsLead = (lead: Statement, of: Statement) => lead.params.every((value, i) => of.params[i] === value);
+
+/**
+ * A page rendered by PostgreSQL (jsonPage) and the count of all that match, in one statement (one round trip)
+ * when the count's parameters are the first of the page's, as pageWithCount writes them; else side by side.
+ */
 export async function jsonPageAndTotal(
   db: Queryable,
   { page, count }: { page: Statement; count: Statement },
   take: number,
 ): Promise<{ json: string; total: number }> {
+  if (paramsLead(count, page)) {
+    const [row] = await (page.prepare && count.prepare ? preparedRows : rows)<{ lines: string | null; total: number }>(
+      db,
+      `SELECT (${jsonLinesSql(page.sql)}) AS lines, (${count.sql}) AS total`,
+      page.params,
+    );
+    return { json: pageOfLines<unknown>(row?.lines ?? null, take).json, total: row?.total ?? 0 };
+  }
   const [found, [counted]] = await Promise.all([
     jsonPage(db, page, take),
     (count.prepare ? preparedRows : rows)<{ total: number }>(db, count.sql, count.params),
@@ -317,11 +331,18 @@ export interface JsonPage<L> {
 export async function jsonPage<L>(db: Queryable, statement: Statement, take: number): Promise<JsonPage<L>> {
   const [row] = await (statement.prepare ? preparedRows : rows)<{ lines: string | null }>(
     db,
-    `SELECT string_agg(row_to_json(r)::text, E'\\n') AS lines FROM (${statement.sql}) r`,
+    jsonLinesSql(statement.sql),
     statement.params,
   );
-  const lines = row?.lines ?? '';
-  if (lines === '') return { json: '[]', found: 0, count: 0, last: null };
+  return pageOfLines<L>(row?.lines ?? null, take);
+}
+
+/** A row statement's rows as one text, each row's JSON on a line of its own, in the statement's order. */
+const jsonLinesSql = (sql: string) => `SELECT string_agg(row_to_json(r)::text, E'\\n') AS lines FROM (${sql}) r`;
+
+/** The first `take` of the rows jsonLinesSql gave, as a JSON array (see jsonPage). */
+function pageOfLines<L>(lines: string | null, take: number): JsonPage<L> {
+  if (!lines) return { json: '[]', found: 0, count: 0, last: null };
   let found = 1;
   let end = lines.length;
   let lastStart = 0;

@@ -3,7 +3,7 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import { Reflector } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { type Observable, of, tap } from 'rxjs';
+import { type Observable, defer, lastValueFrom, map, of } from 'rxjs';
 import { Environment } from '../../config/environment.js';
 import { DataVersion } from '../../database/data-version.js';
 import { RenderedJson } from '../rendered-json.js';
@@ -71,6 +71,8 @@ export function etagOf(body: string | Buffer): string {
 export class ResponseCache {
   private readonly etags: LRUCache<string, string> | null;
   private readonly bodies: LRUCache<string, KeptBody> | null;
+  /** Aggregates being computed now, by key (see aggregate). */
+  private readonly computing = new Map<string, Promise<KeptBody | undefined>>();
 
   constructor(env: Environment, version: DataVersion) {
     const budget = env.RESPONSE_CACHE_MB * 2 ** 20;
@@ -107,6 +109,30 @@ export class ResponseCache {
     return this.bodies?.get(key);
   }
 
+  /**
+   * The aggregate of `key`, computed by `compute` unless it is kept, or is being computed for another request:
+   * then that computation's answer serves this request too. Requests that arrive together while an aggregate is
+   * first computed (at 50,000 roots top domains take seconds) compute it once, not once each.
+   */
+  async aggregate(key: string, compute: () => Promise<unknown>): Promise<KeptBody | undefined> {
+    const kept = this.body(key);
+    if (kept) return kept;
+    let pending = this.computing.get(key);
+    if (!pending) {
+      pending = compute().then((body) => {
+        if (body === undefined || body === null || body === '') return undefined;
+        const computed: KeptBody = { body };
+        this.keepBody(key, computed);
+        return computed;
+      });
+      this.computing.set(key, pending);
+      // Settled either way: the next request after a failure computes again.
+      const done = () => this.computing.delete(key);
+      pending.then(done, done);
+    }
+    return pending;
+  }
+
   keepBody(key: string, kept: KeptBody): void {
     this.bodies?.set(key, kept);
   }
@@ -116,7 +142,8 @@ export class ResponseCache {
  * Conditional GETs of the API, after authentication (a global interceptor runs after the guard). The answer is
  * known for a key made of the data version, the minute (so that windows in hours stay exact to the minute), the
  * API key and the URL. When If-None-Match names the ETag kept for that key, the answer is 304 and the route's SQL
- * never runs; an aggregate's body kept for the version, minute and URL is answered without its SQL too. The ETag
+ * never runs; an aggregate's body kept for the version, minute and URL is answered without its SQL too (and
+ * requests that ask for it while it is first computed share that computation: ResponseCache.aggregate). The ETag
  * itself is set by the onSend hook (installConditionalGet) from the body sent.
  */
 @Injectable()
@@ -144,17 +171,12 @@ export class ConditionalGetInterceptor implements NestInterceptor {
       return of('');
     }
     if (!this.reflector.getAllAndOverride<boolean>(CACHED_AGGREGATE, targets)) return next.handle();
-    const bodyKey = `${stamp}|${request.url}`;
-    const kept = this.cache.body(bodyKey);
-    if (kept) {
-      request.conditional.kept = kept;
-      return of(kept.body);
-    }
-    return next.handle().pipe(
-      tap((body) => {
-        if (!body) return;
-        request.conditional!.kept = { body };
-        this.cache.keepBody(bodyKey, request.conditional!.kept);
+    const conditional = request.conditional;
+    const compute = () => lastValueFrom(next.handle(), { defaultValue: undefined });
+    return defer(() => this.cache.aggregate(`${stamp}|${request.url}`, compute)).pipe(
+      map((kept) => {
+        conditional.kept = kept;
+        return kept?.body;
       }),
     );
   }
