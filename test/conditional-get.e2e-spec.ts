@@ -122,6 +122,17 @@ describe('conditional requests and the data version', () => {
     for (const endpoint of STREAMED) expect(gets).toContain(endpoint);
   });
 
+  it.each(['/api/v1', '/api/v1/', '/api/v1?format=json', '/api/public/v1'])(
+    'has an ETag on the API index at %s, with or without its slash',
+    async (url) => {
+      const first = await t.get(url, headers);
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('etag');
+      expect(etag).toMatch(/^W\/"[\w-]{27}"$/);
+      expect((await t.get(url, { ...headers, 'if-none-match': etag! })).status).toBe(304);
+    },
+  );
+
   it('answers 304 without any of the endpoint’s SQL while the data version stands', async () => {
     const url = '/domains/etag.test/subdomains';
     const first = await t.get(url, headers);

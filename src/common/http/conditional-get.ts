@@ -58,6 +58,11 @@ export function matchesEtag(ifNoneMatch: string | string[] | undefined, etag: st
   return listed.some((tag) => tag.trim() === '*' || opaque(tag) === wanted);
 }
 
+/** A URL of the API: under its prefix, or the prefix itself (the index), with or without a slash or a query. */
+function isApiUrl(url: string): boolean {
+  return url.startsWith(API_PREFIX) && ['', '/', '?'].includes(url.charAt(API_PREFIX.length));
+}
+
 /** The ETag of a body: a digest of its bytes, weak because the same body is also sent compressed. */
 export function etagOf(body: string | Buffer): string {
   return `W/"${hash('sha1', body, 'base64url')}"`;
@@ -156,7 +161,7 @@ export class ConditionalGetInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (request.method !== 'GET' || !request.url.startsWith(`${API_PREFIX}/`)) return next.handle();
+    if (request.method !== 'GET' || !isApiUrl(request.url)) return next.handle();
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(ANSWERED_FRESH, targets)) {
       request.conditional = { key: null, cache: this.cache };
