@@ -121,6 +121,11 @@ export async function preparedRows<T>(db: Queryable, sql: string, params: unknow
   return (await run(db, sql, params, { prepare: true })).rows as T[];
 }
 
+/** Rows of `sql` with a statement's parameters, prepared when the statement is (see Statement.prepare). */
+async function rowsLike<T>(db: Queryable, sql: string, { params, prepare }: Statement): Promise<T[]> {
+  return (await run(db, sql, params, { prepare })).rows as T[];
+}
+
 /**
  * Rows of a statement outside a transaction, each an array of its columns in order: for hot paths that read many
  * rows (the export), where an object per row is garbage that grows the heap.
@@ -276,10 +281,10 @@ export function pageWithCount(
  * The one row a statement gives, rendered as a JSON object by PostgreSQL (see jsonPage); null when it gives none.
  */
 export async function jsonRow(db: Queryable, statement: Statement): Promise<string | null> {
-  const [row] = await (statement.prepare ? preparedRows : rows)<{ json: string }>(
+  const [row] = await rowsLike<{ json: string }>(
     db,
     `SELECT row_to_json(r)::text AS json FROM (${statement.sql}) r`,
-    statement.params,
+    statement,
   );
   return row?.json ?? null;
 }
@@ -297,16 +302,16 @@ export async function jsonPageAndTotal(
   take: number,
 ): Promise<{ json: string; total: number }> {
   if (paramsLead(count, page)) {
-    const [row] = await (page.prepare && count.prepare ? preparedRows : rows)<{ lines: string | null; total: number }>(
+    const [row] = await rowsLike<{ lines: string | null; total: number }>(
       db,
       `SELECT (${jsonLinesSql(page.sql)}) AS lines, (${count.sql}) AS total`,
-      page.params,
+      { ...page, prepare: page.prepare && count.prepare },
     );
     return { json: pageOfLines<unknown>(row?.lines ?? null, take).json, total: row?.total ?? 0 };
   }
   const [found, [counted]] = await Promise.all([
     jsonPage(db, page, take),
-    (count.prepare ? preparedRows : rows)<{ total: number }>(db, count.sql, count.params),
+    rowsLike<{ total: number }>(db, count.sql, count),
   ]);
   return { json: found.json, total: counted?.total ?? 0 };
 }
@@ -329,11 +334,7 @@ export interface JsonPage<L> {
  * aggregate over an ordered subquery, as PostgreSQL documents for string_agg).
  */
 export async function jsonPage<L>(db: Queryable, statement: Statement, take: number): Promise<JsonPage<L>> {
-  const [row] = await (statement.prepare ? preparedRows : rows)<{ lines: string | null }>(
-    db,
-    jsonLinesSql(statement.sql),
-    statement.params,
-  );
+  const [row] = await rowsLike<{ lines: string | null }>(db, jsonLinesSql(statement.sql), statement);
   return pageOfLines<L>(row?.lines ?? null, take);
 }
 
