@@ -19,7 +19,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**/*.mjs'],
+    files: ['bench/**/*.mjs', 'docs/**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
@@ -27,6 +27,8 @@ export default tseslint.config(
         process: 'readonly',
         console: 'readonly',
         URL: 'readonly',
+        URLSearchParams: 'readonly',
+        performance: 'readonly',
         fetch: 'readonly',
         setTimeout: 'readonly',
         setInterval: 'readonly',

@@ -187,3 +187,26 @@ for (const name of ['conditional-1000000', 'conditional-1000000-50000roots']) {
       `p99 ${f.p99_ms} ms (target <= 100 ms: ${mark(f.p99_ms <= 100)})`,
   );
 }
+
+const dashboard = read('dashboard-1000000');
+if (dashboard) {
+  console.log(
+    `\ndashboard pages at ${dashboard.hosts.toLocaleString('en')} hosts (commit ${dashboard.commit}): ` +
+      `${dashboard.requests_per_page} requests per page, one at a time\n`,
+  );
+  table(
+    ['page', 'p50 ms', 'p95 ms', 'API requests p95 ms', 'ratio', 'target p95 <= 300 ms'],
+    Object.entries(dashboard.pages).map(([page, r]) => [
+      page,
+      r.p50_ms,
+      r.p95_ms,
+      r.api_floor_p95_ms,
+      r.p95_ratio_to_floor,
+      mark(r.p95_ms <= 300),
+    ]),
+  );
+  console.log(
+    `script on every page, brotli: ${dashboard.script_total_brotli_bytes} bytes ` +
+      `(target <= 100 KB: ${mark(dashboard.script_total_brotli_bytes <= 100 * 1024)})`,
+  );
+}

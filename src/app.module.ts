@@ -16,6 +16,7 @@ import type { Environment } from './config/environment.js';
 import { DatabaseModule } from './database/database.module.js';
 import type { DatabaseTarget } from './database/database.js';
 import { CtModule } from './ct/ct.module.js';
+import { DashboardModule } from './dashboard/dashboard.module.js';
 import { DomainsModule } from './domains/domains.module.js';
 import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -62,6 +63,7 @@ export class AppModule {
         HealthModule,
         ApiIndexModule,
         AccountModule,
+        DashboardModule,
         ...(env.WORKER === 'on' ? [WorkerModule] : []),
       ],
       providers: [

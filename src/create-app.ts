@@ -11,6 +11,7 @@ import { databaseSources, instrumentHttp } from './metrics/metrics-http.js';
 import { Metrics } from './metrics/metrics.js';
 import { AppModule } from './app.module.js';
 import { ACCOUNT_PATHS } from './account/account.module.js';
+import { DASHBOARD_PATHS } from './dashboard/dashboard.module.js';
 import { OpenApiDocument } from './api-index/openapi.controller.js';
 import { buildOpenApiDocument } from './common/openapi/openapi.js';
 import { ApiError } from './common/errors/api-error.js';
@@ -48,13 +49,13 @@ function trustedProxies(setting: string): boolean | string[] | ((address: string
   return setting.split(',').map((s) => s.trim());
 }
 
-/** HTML forms, for the account page only: the API takes JSON bodies and answers any other type 400 invalid_body. */
+/** HTML forms, for the account page and the dashboard only: the API takes JSON bodies and answers any other type 400 invalid_body. */
 function parseAccountForm(
   request: FastifyRequest,
   body: string | Buffer,
   done: (e: Error | null, b?: unknown) => void,
 ) {
-  if (!request.url.startsWith('/account/')) {
+  if (!request.url.startsWith('/account/') && !request.url.startsWith('/app/')) {
     return done(
       Object.assign(new Error('Unsupported Media Type'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }),
     );
@@ -167,7 +168,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   );
   app.useLogger(app.get(Logger));
   if (env.CORS_ORIGINS?.length) app.enableCors(corsOptions(env.CORS_ORIGINS));
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', ...ACCOUNT_PATHS] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', ...ACCOUNT_PATHS, ...DASHBOARD_PATHS] });
   const document = buildOpenApiDocument(app, env.PUBLIC_URL);
   app.get(OpenApiDocument).document = document;
   if (env.DOCS === 'on') {

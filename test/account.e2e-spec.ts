@@ -79,7 +79,7 @@ describe('the account page over HTTP', () => {
     expect(form.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(form.headers.get('cache-control')).toBe('no-store');
     expect(csp(form)).toBe(
-      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     expect(form.cookies).toEqual([
       expect.stringMatching(/^sm_sign_in=[\w-]{43}; Max-Age=3600; Path=\/account; HttpOnly; SameSite=Strict$/),
@@ -94,7 +94,7 @@ describe('the account page over HTTP', () => {
     const res = await c.signIn('alice@example.com', PASSWORD);
     expect([res.status, res.headers.get('location')]).toEqual([303, '/account']);
     const session = res.cookies.find((s) => s.startsWith('sm_session='));
-    expect(session).toMatch(/^sm_session=[\w-]{43}; Max-Age=604800; Path=\/account; HttpOnly; SameSite=Lax$/);
+    expect(session).toMatch(/^sm_session=[\w-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
     // The database keeps a hash of the session id, never the id.
     const id = c.jar.get('sm_session') as string;
     const [row] = await t.dataSource.query(`SELECT id_hash, user_id FROM sessions`);
@@ -103,6 +103,33 @@ describe('the account page over HTTP', () => {
     expect(home.status).toBe(200);
     expect(home.text).toContain('&lt;b&gt;Alice&lt;/b&gt;'); // names are escaped
     expect(home.text).not.toContain('<b>Alice</b>');
+  });
+
+  it('comes back to the dashboard page that asked for the sign-in, and never to another origin', async () => {
+    const back = async (next: string) => {
+      const c = new Client(t);
+      const form = await c.get(`/account/sign-in?next=${encodeURIComponent(next)}`);
+      const field = /name="next" value="([^"]*)"/.exec(form.text)?.[1];
+      const res = await c.post('/account/sign-in', {
+        _csrf: Client.csrf(form),
+        email: 'alice@example.com',
+        password: PASSWORD,
+        ...(field === undefined ? {} : { next: field.replace(/&amp;/g, '&') }),
+      });
+      return [res.status, res.headers.get('location')];
+    };
+    expect(await back('/app/domains/example.com?filter=new&search=api')).toEqual([
+      303,
+      '/app/domains/example.com?filter=new&search=api',
+    ]);
+    for (const foreign of ['//evil.example/app', 'https://evil.example/app', '/\\evil.example', '/apple', 'app']) {
+      expect([foreign, ...(await back(foreign))]).toEqual([foreign, 303, '/account']);
+    }
+    // Already signed in: the form sends the browser straight on.
+    const c = new Client(t);
+    await c.signIn('alice@example.com', PASSWORD);
+    const again = await c.get('/account/sign-in?next=%2Fapp');
+    expect([again.status, again.headers.get('location')]).toEqual([303, '/app']);
   });
 
   it('refuses a sign-in post without the form token, and says the same for a wrong password and an unknown user', async () => {
@@ -218,7 +245,7 @@ describe('the account page over HTTP', () => {
     const before = (await t.dataSource.query(`SELECT count(*)::int AS n FROM sessions`))[0].n as number;
     const out = await c.post('/account/sign-out', { _csrf: Client.csrf(await c.get('/account')) });
     expect([out.status, out.headers.get('location')]).toEqual([303, '/account/sign-in']);
-    expect(out.cookies).toEqual(['sm_session=; Max-Age=0; Path=/account; HttpOnly; SameSite=Lax']);
+    expect(out.cookies).toEqual(['sm_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax']);
     expect((await t.dataSource.query(`SELECT count(*)::int AS n FROM sessions`))[0].n).toBe(before - 1);
     expect((await c.get('/account')).status).toBe(303);
   });

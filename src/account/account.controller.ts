@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { parseCookie, stringifySetCookie } from 'cookie';
+import { stringifySetCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../auth/api-key.entity.js';
 import { Public } from '../common/decorators/auth.decorators.js';
@@ -22,8 +22,8 @@ import {
   type WebhooksView,
 } from './pages.js';
 import { sendPage } from './respond.js';
+import { requestCookies, requireSameOrigin, SESSION_COOKIE, staleForm } from './session.js';
 
-const SESSION_COOKIE = 'sm_session';
 const SIGN_IN_COOKIE = 'sm_sign_in';
 
 type Form = Record<string, unknown>;
@@ -32,6 +32,15 @@ const field = (body: unknown, name: string): string | undefined => {
   const value = (body as Form | undefined)?.[name];
   return typeof value === 'string' ? value : undefined;
 };
+
+/**
+ * Where to go once signed in: a page of the dashboard or the account area named by its path (and query), never
+ * another origin (no "//host", no scheme, no backslash a browser would read as a slash).
+ */
+export function nextPage(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 2000) return undefined;
+  return /^\/(app|account)(?:[/?#][^\\\s]*)?$/.test(value) && !value.startsWith('//') ? value : undefined;
+}
 
 /**
  * /account: where key owners sign in, see their keys (never a secret), create one (shown once) and revoke
@@ -61,29 +70,31 @@ export class AccountController {
 
   @Get('sign-in')
   async signInForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    if (await this.user(request)) return this.redirect(reply, '/account');
+    const next = nextPage((request.query as Form).next);
+    if (await this.user(request)) return this.redirect(reply, next ?? '/account');
     // A second sign-in tab keeps the first one's token valid.
-    const current = this.cookies(request)[SIGN_IN_COOKIE];
+    const current = requestCookies(request)[SIGN_IN_COOKIE];
     const csrf = current && /^[\w-]{43}$/.test(current) ? current : randomToken();
     this.setCookie(request, reply, SIGN_IN_COOKIE, csrf, 3600, 'strict');
-    sendPage(reply, 200, signInPage(csrf));
+    sendPage(reply, 200, signInPage(csrf, undefined, '', next));
   }
 
   @Post('sign-in')
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    this.requireSameOrigin(request);
-    const expected = this.cookies(request)[SIGN_IN_COOKIE];
-    if (!expected || !sameSecret(field(request.body, '_csrf'), expected)) throw this.staleForm();
+    requireSameOrigin(request, this.publicOrigin);
+    const expected = requestCookies(request)[SIGN_IN_COOKIE];
+    if (!expected || !sameSecret(field(request.body, '_csrf'), expected)) throw staleForm();
     const email = field(request.body, 'email') ?? '';
+    const next = nextPage(field(request.body, 'next'));
     try {
       const session = await this.account.signIn(email, field(request.body, 'password') ?? '', request.ip);
       this.setCookie(request, reply, SIGN_IN_COOKIE, '', 0, 'strict');
       this.setCookie(request, reply, SESSION_COOKIE, session, SESSION_DAYS * 86_400, 'lax');
-      this.redirect(reply, '/account');
+      this.redirect(reply, next ?? '/account');
     } catch (error) {
       if (!(error instanceof AccountError)) throw error;
       void reply.headers(error.headers);
-      sendPage(reply, error.status, signInPage(expected, error.message, email.slice(0, 254)));
+      sendPage(reply, error.status, signInPage(expected, error.message, email.slice(0, 254), next));
     }
   }
 
@@ -96,7 +107,7 @@ export class AccountController {
   @Post('sign-out')
   async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.formUser(request);
-    await this.account.signOut(this.cookies(request)[SESSION_COOKIE] as string);
+    await this.account.signOut(requestCookies(request)[SESSION_COOKIE] as string);
     this.setCookie(request, reply, SESSION_COOKIE, '', 0, 'lax');
     this.redirect(reply, '/account/sign-in');
   }
@@ -192,48 +203,17 @@ export class AccountController {
     this.asset(reply, 'text/javascript; charset=utf-8', ACCOUNT_JS);
   }
 
-  private cookies(request: FastifyRequest): Record<string, string | undefined> {
-    return parseCookie(request.headers.cookie ?? '');
-  }
-
   private user(request: FastifyRequest): Promise<SessionUser | undefined> {
-    return this.account.session(this.cookies(request)[SESSION_COOKIE]);
+    return this.account.session(requestCookies(request)[SESSION_COOKIE]);
   }
 
   /** The user behind a form post: a current session, and the form carries that session's CSRF token. */
   private async formUser(request: FastifyRequest): Promise<SessionUser> {
-    this.requireSameOrigin(request);
+    requireSameOrigin(request, this.publicOrigin);
     const user = await this.user(request);
     if (!user) throw new AccountError(401, 'Signed out', 'Your session has ended. Sign in again.');
-    if (!sameSecret(field(request.body, '_csrf'), user.csrf_token)) throw this.staleForm();
+    if (!sameSecret(field(request.body, '_csrf'), user.csrf_token)) throw staleForm();
     return user;
-  }
-
-  /**
-   * A browser says where a form post comes from: only this origin's pages may post, not even a sibling subdomain
-   * (same site, so SameSite cookies would not stop it). Sec-Fetch-Site decides when present; otherwise Origin,
-   * unless it is "null" (what a page under Referrer-Policy: no-referrer sends). Clients that send neither still
-   * need the CSRF token.
-   */
-  private requireSameOrigin(request: FastifyRequest): void {
-    const site = request.headers['sec-fetch-site'];
-    const origin = request.headers.origin;
-    const foreign =
-      site !== undefined
-        ? site !== 'same-origin'
-        : origin !== undefined &&
-          origin !== 'null' &&
-          origin !== `${request.protocol}://${request.host}` &&
-          origin !== this.publicOrigin;
-    if (foreign) throw this.staleForm();
-  }
-
-  private staleForm(): AccountError {
-    return new AccountError(
-      403,
-      'Form expired',
-      'This form is out of date or was not sent from this page. Reload the page and try again.',
-    );
   }
 
   private async render(
@@ -274,7 +254,7 @@ export class AccountController {
     void reply.status(303).header('location', to).header('cache-control', 'no-store').send();
   }
 
-  /** HttpOnly, Path=/account, Secure when the request came over HTTPS (see TRUST_PROXY); max-age 0 clears. */
+  /** HttpOnly, Path=/ for the session (the dashboard at /app reads it too) and /account otherwise, Secure when the request came over HTTPS (see TRUST_PROXY); max-age 0 clears. */
   private setCookie(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -286,7 +266,7 @@ export class AccountController {
     const cookie = stringifySetCookie({
       name,
       value,
-      path: '/account',
+      path: name === SESSION_COOKIE ? '/' : '/account',
       httpOnly: true,
       sameSite,
       secure: request.protocol === 'https',

@@ -25,5 +25,6 @@ export const ACCOUNT_PATHS = [
   imports: [AuthModule, UsersModule, WebhooksModule],
   controllers: [AccountController],
   providers: [AccountRepository, AccountService],
+  exports: [AccountService],
 })
 export class AccountModule {}

@@ -1,3 +1,4 @@
+import type { Scope } from '../auth/api-key.entity.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -8,6 +9,8 @@ export interface SessionUser {
   email: string;
   name: string | null;
   csrf_token: string;
+  /** What the user's keys may do: the scopes of their active keys together (none without an active key). */
+  scopes: Scope[];
 }
 
 export interface FailureRow {
@@ -37,7 +40,10 @@ export class AccountRepository {
   async sessionUser(idHash: string): Promise<SessionUser | undefined> {
     const [row] = await rows<SessionUser>(
       this.db,
-      `SELECT s.user_id, u.email, u.name, s.csrf_token FROM sessions s JOIN users u ON u.id = s.user_id
+      `SELECT s.user_id, u.email, u.name, s.csrf_token,
+              ARRAY(SELECT DISTINCT scope FROM api_keys k, unnest(k.scopes) AS scope
+                     WHERE k.user_id = s.user_id::text AND k.revoked_at IS NULL ORDER BY scope) AS scopes
+         FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.id_hash = $1 AND s.expires_at > now() AND u.disabled_at IS NULL`,
       [idHash],
     );

@@ -13,7 +13,28 @@ export interface PageUser {
 /** A time to the minute, UTC: a Date, or an ISO 8601 string as the queries give it. */
 const when = (d: Date | string | null) => (d ? new Date(d).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—');
 
-function layout(title: string, body: Html, user?: PageUser): string {
+/** The pages a signed-in owner moves between: the dashboard's and the account page. */
+export const NAV = [
+  { path: '/app', label: 'Overview' },
+  { path: '/app/programs', label: 'Programs' },
+  { path: '/app/search', label: 'Search' },
+  { path: '/account', label: 'Account' },
+] as const;
+export type NavPath = (typeof NAV)[number]['path'];
+
+export interface LayoutOptions {
+  user?: PageUser;
+  /** The navigation entry to mark as the current page. */
+  current?: NavPath;
+  /** Scripts of the page besides none: each served from this origin. */
+  scripts?: string[];
+  /** Stylesheets besides the layout's own. */
+  styles?: string[];
+}
+
+/** Every page's frame: the header with the navigation and the sign-out form once signed in, then the body. */
+export function layout(title: string, body: Html, options: LayoutOptions = {}): string {
+  const { user, current } = options;
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -22,35 +43,46 @@ function layout(title: string, body: Html, user?: PageUser): string {
         <meta name="referrer" content="no-referrer" />
         <title>${title} · Subdomain Monitor</title>
         <link rel="stylesheet" href="/account/account.css" />
+        ${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}" />`)}
       </head>
       <body>
         <header>
-          <span class="brand">Subdomain Monitor</span>
+          <a class="brand" href="${user ? '/app' : '/account'}">Subdomain Monitor</a>
           ${
             user
-              ? html`<form method="post" action="/account/sign-out">
-                  <span class="muted">${user.name ?? user.email}</span>
-                  <input type="hidden" name="_csrf" value="${user.csrf}" />
-                  <button class="link" type="submit">Sign out</button>
-                </form>`
+              ? html`<nav aria-label="Main">
+                    ${NAV.map(
+                      (entry) =>
+                        html`<a href="${entry.path}" ${entry.path === current ? html`aria-current="page"` : ''}
+                          >${entry.label}</a
+                        >`,
+                    )}
+                  </nav>
+                  <form method="post" action="/account/sign-out">
+                    <span class="muted">${user.name ?? user.email}</span>
+                    <input type="hidden" name="_csrf" value="${user.csrf}" />
+                    <button class="link" type="submit">Sign out</button>
+                  </form>`
               : ''
           }
         </header>
         <main>${body}</main>
-        <script src="/account/account.js" defer></script>
+        ${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
       </body>
     </html> `.markup;
 }
 
-export function signInPage(csrf: string, problem?: string, email = ''): string {
+/** The sign-in form; `next` is the page of this service to go on to once signed in. */
+export function signInPage(csrf: string, problem?: string, email = '', next?: string): string {
   return layout(
     'Sign in',
     html`<section>
       <h1>Sign in</h1>
-      <p class="muted">Sign in to create and revoke your API keys.</p>
+      <p class="muted">Sign in to follow your programs and to create and revoke your API keys.</p>
       ${problem ? html`<p class="notice error" role="alert">${problem}</p>` : ''}
       <form method="post" action="/account/sign-in">
         <input type="hidden" name="_csrf" value="${csrf}" />
+        ${next ? html`<input type="hidden" name="next" value="${next}" />` : ''}
         <label for="email">Email</label>
         <input id="email" name="email" type="email" autocomplete="username" required value="${email}" />
         <label for="password">Password</label>
@@ -328,7 +360,7 @@ export function accountPage(user: PageUser, keys: ApiKeyEntity[], extras: Accoun
         </form>
       </section>
       ${webhooksSection(user, extras.webhooks)}`,
-    user,
+    { user, current: '/account', scripts: ['/account/account.js'] },
   );
 }
 

@@ -17,6 +17,6 @@ import { HostsService } from './hosts.service.js';
   imports: [TypeOrmModule.forFeature([HostEntity]), DomainsModule, PlatformsModule, EventsModule],
   controllers: [DomainHostsController, SubdomainsController, PlatformHostsController, HostController],
   providers: [HostsRepository, HostsService],
-  exports: [HostsRepository],
+  exports: [HostsRepository, HostsService],
 })
 export class HostsModule {}

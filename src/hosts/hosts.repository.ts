@@ -40,6 +40,7 @@ export interface HostDetailRow {
   takeover: TakeoverDto | null;
   http: HttpProbeDto | null;
   wildcard: boolean;
+  in_scope: boolean;
 }
 
 export interface FeedPosition {
@@ -135,7 +136,7 @@ export interface DomainHostsOptions {
 }
 
 /**
- * How many hosts a domain's list holds, from the domain's live counters, when they tell it: all or inactive
+ * How many hosts a domain's list holds, from the domain's live counters, when they tell it: all, active or inactive
  * hosts of a domain without exclusion rules. A window, a search or a knowledge filter (or out-of-scope hosts the
  * list leaves out) needs a count; then null.
  */
@@ -143,6 +144,7 @@ export function countedByCounters(opts: DomainHostsOptions): number | null {
   if (opts.filter === 'new' || opts.search || hasKnowledgeFilter(opts.knowledge) || opts.domain.hasScopeRules) {
     return null;
   }
+  if (opts.filter === 'active') return opts.domain.active;
   return opts.filter === 'inactive' ? opts.domain.total - opts.domain.active : opts.domain.total;
 }
 
@@ -156,6 +158,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   const q = new Params();
   const where = [`h.domain_id = ${q.p(opts.domain.id)}`];
   if (opts.filter === 'new') where.push(`h.first_seen_at >= now() - interval '24 hours'`);
+  if (opts.filter === 'active') where.push('h.is_active');
   if (opts.filter === 'inactive') where.push('NOT h.is_active');
   if (opts.search) where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`);
   where.push(...knowledgeConditions(q, opts.knowledge));

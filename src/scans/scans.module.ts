@@ -13,6 +13,6 @@ import { ScansService } from './scans.service.js';
   imports: [TypeOrmModule.forFeature([ScanEntity]), DomainsModule, IntelModule],
   controllers: [ScansController],
   providers: [ScansRepository, ScansService, ScanStoreRepository, ScanRunner],
-  exports: [ScansRepository, ScanRunner],
+  exports: [ScansRepository, ScansService, ScanRunner],
 })
 export class ScansModule {}

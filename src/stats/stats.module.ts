@@ -8,5 +8,6 @@ import { StatsService } from './stats.service.js';
   imports: [PlatformsModule],
   controllers: [StatsController],
   providers: [StatsRepository, StatsService],
+  exports: [StatsService],
 })
 export class StatsModule {}

@@ -43,6 +43,61 @@ export class StatsRepository {
     const { sql, params } = timeseriesStatement(bucket, since);
     return rows<TimeseriesPointDto>(this.db, sql, params);
   }
+
+  /** New hosts per UTC day of each platform over the last `days` days, today included (see platformDaysStatement). */
+  platformDays(days: number): Promise<DayCount[]> {
+    const { sql, params } = platformDaysStatement(days);
+    return rows<DayCount>(this.db, sql, params);
+  }
+
+  /** New hosts per UTC day under one domain over the last `days` days, today included, empty days as 0. */
+  domainDays(domainId: number, days: number): Promise<DayCount[]> {
+    const { sql, params } = domainDaysStatement(domainId, days);
+    return rows<DayCount>(this.db, sql, params);
+  }
+}
+
+/** New hosts first seen on one UTC day (`day` as YYYY-MM-DD), of one platform when the series is per platform. */
+export interface DayCount {
+  platform?: string;
+  day: string;
+  n: number;
+}
+
+const DAYS_SQL = `generate_series(date_trunc('day', now() AT TIME ZONE 'UTC') - ($1::int - 1) * interval '1 day',
+                                  date_trunc('day', now() AT TIME ZONE 'UTC'), interval '1 day')`;
+
+/**
+ * Each platform's new hosts per UTC day, every day of the window for every platform (0 when none): the hourly
+ * rollup (new_host_counts, its primary key leads with the hour), about 24 rows per platform and day, never the
+ * hosts.
+ */
+export function platformDaysStatement(days: number): Statement {
+  return {
+    sql: `WITH counts AS (
+         SELECT platform_slug, date_trunc('day', hour AT TIME ZONE 'UTC') AS day, sum(n) AS n
+           FROM new_host_counts
+          WHERE hour >= (date_trunc('day', now() AT TIME ZONE 'UTC') - ($1::int - 1) * interval '1 day') AT TIME ZONE 'UTC'
+          GROUP BY 1, 2
+       )
+       SELECT p.slug AS platform, to_char(d.day, 'YYYY-MM-DD') AS day, coalesce(c.n, 0)::float8 AS n
+         FROM platforms p CROSS JOIN ${DAYS_SQL} AS d(day)
+         LEFT JOIN counts c ON c.platform_slug = p.slug AND c.day = d.day
+        ORDER BY p.slug, d.day`,
+    params: [days],
+  };
+}
+
+/** One domain's new hosts per UTC day from its day rollup (domain_new_host_days, keyed by domain and day). */
+export function domainDaysStatement(domainId: number, days: number): Statement {
+  return {
+    sql: `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, coalesce(c.n, 0)::float8 AS n
+         FROM ${DAYS_SQL} AS d(day)
+         LEFT JOIN domain_new_host_days c
+           ON c.domain_id = $2 AND c.day = d.day AT TIME ZONE 'UTC'
+        ORDER BY d.day`,
+    params: [days, domainId],
+  };
 }
 
 // The statements of GET /stats, /stats/top-domains and /stats/timeseries, exported for the benchmark's floor.

@@ -4,7 +4,7 @@ import { windowStart } from '../common/validation/window.js';
 import { RenderedJson } from '../common/rendered-json.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
 import type { Bucket, TimeseriesQuery, TopDomainsQuery } from './dto/stats.query.js';
-import { StatsRepository } from './stats.repository.js';
+import { type DayCount, StatsRepository } from './stats.repository.js';
 
 const BUCKET_HOURS: Record<Bucket, number> = { hour: 1, day: 24, week: 168, month: 720 };
 export const MAX_BUCKETS = 10_000;
@@ -43,5 +43,21 @@ export class StatsService {
     }
     const data = await this.stats.timeseries(query.bucket, since);
     return { data, meta: { bucket: query.bucket, since, count: data.length } };
+  }
+
+  /** Each platform's new hosts per UTC day over the last `days` days, oldest first. */
+  async platformDays(days: number): Promise<Map<string, DayCount[]>> {
+    const series = new Map<string, DayCount[]>();
+    for (const row of await this.stats.platformDays(days)) {
+      const list = series.get(row.platform as string) ?? [];
+      list.push(row);
+      series.set(row.platform as string, list);
+    }
+    return series;
+  }
+
+  /** One domain's new hosts per UTC day over the last `days` days, oldest first. */
+  domainDays(domainId: number, days: number): Promise<DayCount[]> {
+    return this.stats.domainDays(domainId, days);
   }
 }

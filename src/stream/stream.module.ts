@@ -20,6 +20,6 @@ export class NewHostSignalModule {}
   // The change feed's repository lives here too: a stream with `types` reads it, and GET /events and
   // GET /hosts/{host} reach it through this module.
   providers: [StreamRepository, StreamService, EventsRepository],
-  exports: [StreamRepository, EventsRepository],
+  exports: [StreamRepository, StreamService, EventsRepository],
 })
 export class StreamModule {}

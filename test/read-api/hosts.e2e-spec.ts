@@ -59,13 +59,16 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
       expect(res.body.data.find((h: { host: string }) => h.host === 'old.acme.com').sources).toEqual([]);
     });
 
-    it('filters new (first seen in the last 24 hours) and inactive', async () => {
+    it('filters new (first seen in the last 24 hours), active and inactive', async () => {
       const fresh = (await t.get('/domains/acme.com/subdomains?filter=new', auth)).body;
       expect(hostsOf(fresh)).toEqual(['new1.acme.com', 'new2.acme.com']);
       expect(fresh.meta.total).toBe(2);
       const inactive = (await t.get('/domains/acme.com/subdomains?filter=inactive', auth)).body;
       expect(hostsOf(inactive)).toEqual(['gone.acme.com']);
       expect(inactive.meta.total).toBe(1);
+      const active = (await t.get('/domains/acme.com/subdomains?filter=active', auth)).body;
+      expect(hostsOf(active)).toEqual(ACME_NEWEST_FIRST.filter((h) => h !== 'gone.acme.com'));
+      expect(active.meta.total).toBe(5); // the domain's live counter
     });
 
     it('searches literally: _ matches only an underscore', async () => {

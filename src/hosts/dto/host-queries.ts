@@ -12,11 +12,15 @@ import { WindowQuery } from '../../common/validation/window.js';
 import { FeedKnowledgeQuery, KnowledgeFilterQuery, ScopeParam } from '../../intel/dto/knowledge-filter.query.js';
 import type { ScopeMode } from '../../intel/knowledge-filter.js';
 
-export const HOST_FILTERS = ['all', 'new', 'inactive'] as const;
+export const HOST_FILTERS = ['all', 'new', 'active', 'inactive'] as const;
 export type HostFilter = (typeof HOST_FILTERS)[number];
 
 export class DomainHostsQuery extends KnowledgeFilterQuery {
-  @EnumParam(HOST_FILTERS, 'all', 'all; new = first seen in the last 24 hours; inactive = no longer seen')
+  @EnumParam(
+    HOST_FILTERS,
+    'all',
+    'all; new = first seen in the last 24 hours; active = still seen; inactive = no longer seen',
+  )
   filter: HostFilter = 'all';
 
   @TextParam({ description: 'Case-insensitive substring of the host, matched literally' })

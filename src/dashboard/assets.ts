@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** uPlot (MIT, leeoniya/uPlot), served from this origin: the page's CSP allows no other. */
+export const UPLOT_JS = readFileSync(require.resolve('uplot/dist/uPlot.iife.min.js'), 'utf8');
+export const UPLOT_CSS = readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8');
+
+/**
+ * The dashboard's script. Every page works without it; it adds the charts (uPlot), the overview's live list of
+ * new hosts (the session's event stream at /app/stream) and search as you type. Text from outside is only ever
+ * set as text, never parsed as markup, except the search results, which come back as this service's own
+ * escaped HTML.
+ */
+export const DASHBOARD_JS = `'use strict';
+(() => {
+  const css = getComputedStyle(document.documentElement);
+  const colour = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
+
+  function drawChart(figure) {
+    const target = figure.querySelector('.plot');
+    const days = JSON.parse(figure.dataset.days);
+    const values = JSON.parse(figure.dataset.values);
+    const xs = days.map((day) => Date.parse(day + 'T00:00:00Z') / 1000);
+    const spark = figure.dataset.chart === 'spark';
+    const accent = colour('--accent', '#0969da');
+    const muted = colour('--muted', '#5b6474');
+    const grid = colour('--line', '#d9dde4');
+    const height = spark ? 40 : 220;
+    const width = () => Math.max(120, target.clientWidth);
+    const series = { label: 'New hosts', stroke: accent, fill: accent + '40', width: spark ? 1.5 : 1, points: { show: false } };
+    if (!spark) series.paths = uPlot.paths.bars({ size: [0.8, 24] });
+    const options = {
+      width: width(),
+      height,
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+      legend: { show: !spark },
+      cursor: spark ? { show: false } : {},
+      scales: {
+        // Bars are centred on their day: half a day of room on either side keeps the first and last whole.
+        x: { time: true, range: spark ? undefined : (u, min, max) => [min - 43200, max + 43200] },
+        y: { range: (u, min, max) => [0, Math.max(1, max)] },
+      },
+      axes: spark
+        ? [{ show: false }, { show: false }]
+        : [
+            { stroke: muted, grid: { stroke: grid }, ticks: { stroke: grid } },
+            { stroke: muted, grid: { stroke: grid }, ticks: { stroke: grid } },
+          ],
+      series: [{ label: 'Day (UTC)' }, series],
+    };
+    const plot = new uPlot(options, [xs, values], target);
+    new ResizeObserver(() => plot.setSize({ width: width(), height })).observe(target);
+  }
+  if (window.uPlot) for (const figure of document.querySelectorAll('[data-chart]')) drawChart(figure);
+
+  const live = document.getElementById('live');
+  if (live && window.EventSource) {
+    const list = live.querySelector('ol');
+    const status = live.querySelector('[data-live-status]');
+    const url = new URL('/app/stream', location.href);
+    if (live.dataset.after) url.searchParams.set('last_event_id', live.dataset.after);
+    const stream = new EventSource(url);
+    stream.addEventListener('ready', () => { status.textContent = 'live'; });
+    stream.addEventListener('error', () => { status.textContent = 'reconnecting'; });
+    stream.addEventListener('host', (event) => {
+      const host = JSON.parse(event.data);
+      const item = document.createElement('li');
+      item.className = 'fresh';
+      const link = document.createElement('a');
+      link.href = '/app/hosts/' + encodeURIComponent(host.host);
+      link.textContent = host.host;
+      const where = document.createElement('span');
+      where.className = 'muted';
+      where.textContent = ' ' + host.domain + ' · ' + host.first_seen_at.replace('T', ' ').slice(0, 16) + ' UTC';
+      item.append(link, where);
+      list.prepend(item);
+      while (list.children.length > 100) list.lastElementChild.remove();
+      live.querySelector('[data-live-empty]')?.remove();
+    });
+  }
+
+  // A filter left empty means no filter: it stays out of the URL, so links and bookmarks stay short.
+  for (const form of document.querySelectorAll('form[method=get]')) {
+    form.addEventListener('submit', () => {
+      for (const field of form.elements) if (field.name && field.value === '') field.disabled = true;
+    });
+  }
+
+  const search = document.querySelector('form[data-live-search]');
+  if (search) {
+    const input = search.querySelector('input[name=q]');
+    let timer;
+    let pending;
+    const run = async () => {
+      const q = input.value.trim();
+      const url = new URL(search.action);
+      if (q) url.searchParams.set('q', q);
+      history.replaceState(null, '', url);
+      if (q.length === 1) return;
+      pending?.abort();
+      pending = new AbortController();
+      try {
+        const response = await fetch(url, { signal: pending.signal, headers: { accept: 'text/html' } });
+        const fresh = new DOMParser().parseFromString(await response.text(), 'text/html').getElementById('results');
+        if (fresh) document.getElementById('results').replaceWith(fresh);
+      } catch (error) {
+        if (error.name !== 'AbortError') throw error;
+      }
+    };
+    input.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(run, 250);
+    });
+  }
+})();
+`;
