@@ -15,6 +15,16 @@ import { waitFor } from './fixtures/wait.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** Every page of the dashboard, and the account page in its layout. */
+const PAGES = [
+  '/app',
+  '/app/programs',
+  '/app/domains/acme.test',
+  '/app/search?q=acme',
+  '/app/hosts/www.acme.test',
+  '/account',
+];
+
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
@@ -148,6 +158,8 @@ describeInBrowser('the dashboard in Chromium', () => {
         );
         await alice.evaluate(() => ((globalThis as Json).sameDocument = true));
 
+        const newToday = alice.locator('section[data-platform=bugcrowd] [data-new-24h]');
+        const before = Number(await newToday.textContent());
         crt.names.set('live.test', ['fresh.live.test']);
         expect((await api('/scans', keys.alice, { method: 'POST', body: '{"domain":"live.test"}' })).status).toBe(202);
 
@@ -155,6 +167,7 @@ describeInBrowser('the dashboard in Chromium', () => {
         await item.waitFor({ timeout: 30_000 });
         expect(await item.textContent()).toContain('live.test');
         expect(await item.locator('a').getAttribute('href')).toBe('/app/hosts/fresh.live.test');
+        expect(Number(await newToday.textContent())).toBe(before + 1); // its platform's card counts it
         expect(await alice.evaluate(() => (globalThis as Json).sameDocument as boolean)).toBe(true);
       },
     ),
@@ -305,6 +318,15 @@ describeInBrowser('the dashboard in Chromium', () => {
     ),
   );
 
+  it('fits a phone: no page is wider than its screen', async () => {
+    const alice = await signIn('Alice', { viewport: { width: 390, height: 844 }, isMobile: true });
+    for (const path of PAGES) {
+      await alice.goto(`${server.baseUrl}${path}`);
+      const width = await alice.evaluate(() => (globalThis as Json).document.documentElement.scrollWidth as number);
+      expect([path, width]).toEqual([path, 390]);
+    }
+  });
+
   it('sends each page at most 100 KB of script, compressed, all of it from this origin', async () => {
     const alice = await signIn('Alice');
     const sources = new Set<string>();
@@ -346,18 +368,10 @@ describeInBrowser('the dashboard in Chromium', () => {
       () => page,
       'dashboard-axe',
       async () => {
-        const pages = [
-          '/app',
-          '/app/programs',
-          '/app/domains/acme.test',
-          '/app/search?q=acme',
-          '/app/hosts/www.acme.test',
-          '/account',
-        ];
         const found: string[] = [];
         for (const colorScheme of ['light', 'dark'] as const) {
           const alice = await signIn('Alice', { colorScheme });
-          for (const path of pages) {
+          for (const path of PAGES) {
             await alice.goto(`${server.baseUrl}${path}`);
             await alice.waitForLoadState('networkidle').catch(() => undefined); // the live list keeps a stream open
             const violations = await axeViolations(alice);

@@ -118,16 +118,18 @@ export const DELIVERIES_SHOWN = 10;
 
 /** A table with a head row of `headers` and the rows given. */
 function table(headers: string[], rows: Html[]): Html {
-  return html`<table>
-    <thead>
-      <tr>
-        ${headers.map((h) => html`<th>${h}</th>`)}
-      </tr>
-    </thead>
-    <tbody>
-      ${rows}
-    </tbody>
-  </table>`;
+  return html`<div class="scroll">
+    <table>
+      <thead>
+        <tr>
+          ${headers.map((h) => html`<th>${h}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </div>`;
 }
 
 function outcome(d: DeliveryRow): string {
@@ -169,25 +171,27 @@ function webhooksSection(user: PageUser, view: WebhooksView): Html {
               <summary>Last deliveries (${deliveries.length})</summary>
               ${
                 deliveries.length
-                  ? html`<table>
-                      <tbody>
-                        ${deliveries.map(
-                          (d) =>
-                            html`<tr data-delivery="${d.id}">
-                              <td>${when(d.created_at)}</td>
-                              <td>${d.kind.replace('_', ' ')}</td>
-                              <td>${d.event_count}</td>
-                              <td class="outcome">${outcome(d)}</td>
-                              <td>
-                                <form method="post" action="/account/webhooks/${w.id}/deliveries/${d.id}/retry">
-                                  <input type="hidden" name="_csrf" value="${user.csrf}" />
-                                  <button class="link" type="submit">Send again</button>
-                                </form>
-                              </td>
-                            </tr>`,
-                        )}
-                      </tbody>
-                    </table>`
+                  ? html`<div class="scroll">
+                      <table>
+                        <tbody>
+                          ${deliveries.map(
+                            (d) =>
+                              html`<tr data-delivery="${d.id}">
+                                <td>${when(d.created_at)}</td>
+                                <td>${d.kind.replace('_', ' ')}</td>
+                                <td>${d.event_count}</td>
+                                <td class="outcome">${outcome(d)}</td>
+                                <td>
+                                  <form method="post" action="/account/webhooks/${w.id}/deliveries/${d.id}/retry">
+                                    <input type="hidden" name="_csrf" value="${user.csrf}" />
+                                    <button class="link" type="submit">Send again</button>
+                                  </form>
+                                </td>
+                              </tr>`,
+                          )}
+                        </tbody>
+                      </table>
+                    </div>`
                   : html`<p class="muted">None yet.</p>`
               }
             </details>

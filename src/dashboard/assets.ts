@@ -59,26 +59,37 @@ export const DASHBOARD_JS = `'use strict';
   if (live && window.EventSource) {
     const list = live.querySelector('ol');
     const status = live.querySelector('[data-live-status]');
-    const url = new URL('/app/stream', location.href);
-    if (live.dataset.after) url.searchParams.set('last_event_id', live.dataset.after);
-    const stream = new EventSource(url);
-    stream.addEventListener('ready', () => { status.textContent = 'live'; });
-    stream.addEventListener('error', () => { status.textContent = 'reconnecting'; });
-    stream.addEventListener('host', (event) => {
-      const host = JSON.parse(event.data);
-      const item = document.createElement('li');
-      item.className = 'fresh';
-      const link = document.createElement('a');
-      link.href = '/app/hosts/' + encodeURIComponent(host.host);
-      link.textContent = host.host;
-      const where = document.createElement('span');
-      where.className = 'muted';
-      where.textContent = ' ' + host.domain + ' · ' + host.first_seen_at.replace('T', ' ').slice(0, 16) + ' UTC';
-      item.append(link, where);
-      list.prepend(item);
-      while (list.children.length > 100) list.lastElementChild.remove();
-      live.querySelector('[data-live-empty]')?.remove();
-    });
+    let after = live.dataset.after;
+    const connect = () => {
+      const url = new URL('/app/stream', location.href);
+      if (after) url.searchParams.set('last_event_id', after);
+      const stream = new EventSource(url);
+      stream.addEventListener('ready', () => { status.textContent = 'live'; });
+      stream.addEventListener('error', () => {
+        status.textContent = 'reconnecting';
+        // Refused (signed out, too many streams) rather than cut: EventSource gives up, so ask again later.
+        if (stream.readyState === EventSource.CLOSED) setTimeout(connect, 15000);
+      });
+      stream.addEventListener('host', (event) => {
+        after = event.lastEventId;
+        const host = JSON.parse(event.data);
+        const item = document.createElement('li');
+        item.className = 'fresh';
+        const link = document.createElement('a');
+        link.href = '/app/hosts/' + encodeURIComponent(host.host);
+        link.textContent = host.host;
+        const where = document.createElement('span');
+        where.className = 'muted';
+        where.textContent = ' ' + host.domain + ' · ' + host.first_seen_at.replace('T', ' ').slice(0, 16) + ' UTC';
+        item.append(link, where);
+        list.prepend(item);
+        while (list.children.length > 100) list.lastElementChild.remove();
+        live.querySelector('[data-live-empty]')?.remove();
+        const count = document.querySelector('section[data-platform="' + CSS.escape(host.platform) + '"] [data-new-24h]');
+        if (count) count.textContent = (Number(count.textContent.replace(/\\D/g, '')) + 1).toLocaleString('en-US');
+      });
+    };
+    connect();
   }
 
   // A filter left empty means no filter: it stays out of the URL, so links and bookmarks stay short.
