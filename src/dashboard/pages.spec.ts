@@ -1,0 +1,118 @@
+import type { CtLogRow } from '../ct/ct-logs.repository.js';
+import type { WorkerStatusDto } from '../scans/dto/scan.dto.js';
+import { domainPage, type OverviewView, overviewPage, pageUrl, programsPage, type Viewer } from './pages.js';
+
+const viewer: Viewer = { email: 'a@example.com', name: 'A', csrf: 'token', canRead: true, canWrite: false };
+const HOSTILE = `<img src=x onerror="alert(1)">'&`;
+
+const worker: WorkerStatusDto = {
+  health: { running_scans: 1, scanned_30m: 12, errors_30m: 2, last_error: HOSTILE, last_error_at: null },
+  cycle: {
+    due_domains: 3,
+    total_domains: 10,
+    enabled_domains: 9,
+    queued_domains: 1,
+    sweep_coverage: 0.5,
+    interval_hours: 24,
+  },
+};
+const overview = (logs: CtLogRow[]): OverviewView => ({
+  platforms: [{ slug: 'hackerone', name: 'HackerOne', domain_count: 2, subdomain_count: 1234, new_24h: 5 }],
+  days: new Map([
+    [
+      'hackerone',
+      [
+        { day: '2026-11-25', n: 2 },
+        { day: '2026-11-26', n: 3 },
+      ],
+    ],
+  ]),
+  worker,
+  logs,
+  recent: [],
+});
+const log = (lag: number | null): CtLogRow => ({
+  url: `https://ct.example/${HOSTILE}`,
+  kind: 'static',
+  tree_size: 100,
+  position: 40,
+  lag,
+  entries_total: 40,
+  hosts_total: 3,
+  last_polled_at: '2026-11-26T10:00:00.000000Z',
+  last_error: null,
+  last_error_at: null,
+});
+
+describe('dashboard pages', () => {
+  it('shows the CT followers and their lag only when logs are followed', () => {
+    expect(overviewPage(viewer, overview([]))).not.toContain('<h3>CT followers');
+    const page = overviewPage(viewer, overview([log(60), log(20_000), log(null)]));
+    expect(page).toContain('CT followers <span class="badge warn">lag 20,000</span>');
+    expect(page).toContain('<td>60</td>');
+    expect(page).toContain('<td>—</td>');
+    expect(page).toContain('1,234');
+    expect(page).toContain('data-days="[&quot;2026-11-25&quot;,&quot;2026-11-26&quot;]"');
+    expect(page).toContain('HackerOne: 5 new hosts in 2 days');
+  });
+
+  it('escapes what comes from outside: error messages, log URLs, program names', () => {
+    const pages = [
+      overviewPage(viewer, overview([log(1)])),
+      programsPage(viewer, {
+        domains: [
+          {
+            domain: 'example.com',
+            platform: 'self',
+            program: HOSTILE,
+            enabled: true,
+            total_subdomains: 1,
+            new_subdomains_last_scan: 0,
+            last_scanned_at: null,
+            last_scan_status: null,
+          },
+        ],
+        query: { search: HOSTILE, sort: 'domain', limit: 100, offset: 0 },
+        total: 1,
+      }),
+    ];
+    for (const page of pages) {
+      expect(page).not.toContain('<img');
+      expect(page).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&#39;&amp;');
+    }
+  });
+
+  it('offers the queue button to a write owner only', () => {
+    const view = {
+      domain: {
+        domain: 'example.com',
+        platform: 'self',
+        program: null,
+        enabled: true,
+        total_subdomains: 0,
+        new_subdomains_last_scan: 0,
+        last_scanned_at: null,
+        last_scan_status: null,
+        stats: { total: 0, new_24h: 0, new_7d: 0, active: 0, inactive: 0 },
+      },
+      hosts: [],
+      total: 0,
+      query: { filter: 'all', limit: 100, offset: 0 },
+      days: [],
+      scans: [],
+    };
+    expect(domainPage(viewer, 'example.com', view)).not.toContain('Queue a scan');
+    expect(domainPage({ ...viewer, canWrite: true }, 'example.com', view)).toContain('Queue a scan');
+  });
+
+  it('keeps links short: no empty values and no defaults in the query', () => {
+    expect(
+      pageUrl(
+        '/app/programs',
+        { search: '', platform: undefined, sort: 'domain', offset: 0 },
+        { sort: 'domain', offset: 0 },
+      ),
+    ).toBe('/app/programs');
+    expect(pageUrl('/app/search', { q: 'a&b c', offset: 100 }, { offset: 0 })).toBe('/app/search?q=a%26b+c&offset=100');
+  });
+});
