@@ -204,6 +204,15 @@ describeInBrowser('the dashboard in Chromium', () => {
         await alice.click('nav.tabs >> text=Inactive');
         expect(Object.fromEntries(new URL(alice.url()).searchParams)).toEqual({ filter: 'inactive', search: 'api' });
         expect(await alice.locator('main').textContent()).toContain('No host matches.');
+        // The knowledge filters too: wildcard hosts only (none here), then back to the default.
+        await alice.selectOption('#wildcard', 'only');
+        await Promise.all([alice.waitForURL(/wildcard=only/), alice.click('form.filters button[type=submit]')]);
+        expect(Object.fromEntries(new URL(alice.url()).searchParams)).toEqual({
+          filter: 'inactive',
+          search: 'api',
+          wildcard: 'only',
+        });
+        expect(await alice.inputValue('#wildcard')).toBe('only');
 
         // A bad filter is the page's own 400, not a crash.
         const bad = await alice.goto(`${server.baseUrl}/app/domains/acme.test?filter=sideways`);

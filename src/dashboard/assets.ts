@@ -92,12 +92,20 @@ export const DASHBOARD_JS = `'use strict';
     connect();
   }
 
-  // A filter left empty means no filter: it stays out of the URL, so links and bookmarks stay short.
+  // A filter left empty or at its default means no filter: it stays out of the URL, so links stay short.
   for (const form of document.querySelectorAll('form[method=get]')) {
     form.addEventListener('submit', () => {
-      for (const field of form.elements) if (field.name && field.value === '') field.disabled = true;
+      for (const field of form.elements) {
+        const fallback = field.selectedOptions?.[0]?.hasAttribute('data-default');
+        if (field.name && (field.value === '' || fallback)) field.disabled = true;
+      }
     });
   }
+
+  // Back to a page whose form was sent: its fields as they were, none left disabled.
+  addEventListener('pageshow', () => {
+    for (const field of document.querySelectorAll('form [disabled]')) field.disabled = false;
+  });
 
   const search = document.querySelector('form[data-live-search]');
   if (search) {

@@ -14,6 +14,7 @@ import type {
 import { HOST_FILTERS } from '../hosts/dto/host-queries.js';
 import type { DomainHostDto, FeedHostDto, HostDetailDto, SearchHostDto } from '../hosts/dto/host.dto.js';
 import type { PlatformDto } from '../platforms/dto/platform.dto.js';
+import { SCOPE_MODES, WILDCARD_MODES } from '../intel/knowledge-filter.js';
 import { PLATFORM_SLUGS } from '../platforms/platform-slugs.js';
 import type { ScanDto, WorkerStatusDto } from '../scans/dto/scan.dto.js';
 import type { DayCount } from '../stats/stats.repository.js';
@@ -327,6 +328,17 @@ const FILTER_LABELS: Record<(typeof HOST_FILTERS)[number], string> = {
   inactive: 'Inactive',
 };
 
+const WILDCARD_LABELS: Record<(typeof WILDCARD_MODES)[number], string> = {
+  include: 'Shown',
+  exclude: 'Left out',
+  only: 'Only them',
+};
+const SCOPE_LABELS: Record<(typeof SCOPE_MODES)[number], string> = {
+  in: 'In scope',
+  out: 'Out of scope',
+  all: 'Both',
+};
+
 export interface DomainView {
   domain: DomainDetailDto;
   hosts: DomainHostDto[];
@@ -414,6 +426,36 @@ export function domainPage(viewer: Viewer, name: string, view?: DomainView): str
             <option value="">Any answer</option>
             <option value="true" ${query.resolves === true ? html`selected` : ''}>Resolves</option>
             <option value="false" ${query.resolves === false ? html`selected` : ''}>Does not resolve</option>
+          </select>
+          <label for="status">HTTP status</label>
+          <input id="status" name="status" type="number" min="100" max="599" value="${String(query.status ?? '')}" />
+          <label for="cname">CNAME ends with</label>
+          <input id="cname" name="cname" type="text" maxlength="253" value="${String(query.cname ?? '')}" />
+          <label for="wildcard">Wildcard hosts</label>
+          <select id="wildcard" name="wildcard">
+            ${WILDCARD_MODES.map(
+              (mode) =>
+                html`<option
+                  value="${mode}"
+                  ${mode === query.wildcard ? html`selected` : ''}
+                  ${mode === 'include' ? html`data-default` : ''}
+                >
+                  ${WILDCARD_LABELS[mode]}
+                </option>`,
+            )}
+          </select>
+          <label for="scope">Scope</label>
+          <select id="scope" name="scope">
+            ${SCOPE_MODES.map(
+              (mode) =>
+                html`<option
+                  value="${mode}"
+                  ${mode === query.scope ? html`selected` : ''}
+                  ${mode === 'in' ? html`data-default` : ''}
+                >
+                  ${SCOPE_LABELS[mode]}
+                </option>`,
+            )}
           </select>
           <button type="submit">Filter</button>
         </form>
