@@ -1,7 +1,9 @@
 import { request } from 'node:http';
 import { DemoDataRepository } from '../src/demo/demo-data.repository.js';
 import { DemoDataService } from '../src/demo/demo-data.service.js';
+import { DomainsService } from '../src/domains/domains.service.js';
 import { ExportRepository } from '../src/export/export.repository.js';
+import { batchStatement } from '../src/export/export.sql.js';
 import { hoursAgo, seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 
@@ -389,5 +391,31 @@ describe('GET /export bytes', () => {
       expect([search, res.status, await res.text()]).toEqual([search, 200, '']);
     }
     expect((await raw('search=X.A.NEST')).toString()).toBe('x.a.nest.test\nx.a.nest.test\n');
+  });
+});
+
+describe('an export while a root domain is removed', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    for (const domain of ['aa.test', 'bb.test', 'cc.test']) {
+      const hosts = ['a', 'b'].map((label) => ({ host: `${label}.${domain}`, firstSeenAt: hoursAgo(1) }));
+      await seedDomain(t, { domain, platform: 'hackerone', hosts });
+    }
+  });
+  afterAll(() => t.close());
+
+  // Each batch resumes after the root domain the one before ended in. Looked up by id in the next batch, a root
+  // removed in between had no name, and the export ended there as if it were whole.
+  it('resumes after a root domain removed between two batches with the root domains that follow it', async () => {
+    const [{ id }] = await t.dataSource.query(`SELECT id FROM domains WHERE domain = 'aa.test'`);
+    await t.app.get(DomainsService).remove(['aa.test']);
+    const filters = { fields: [], scope: 'all', hostScope: 'all', since: hoursAgo(1000).toISOString() } as const;
+    const copy = batchStatement('txt', filters, { domainId: id, domain: 'aa.test', host: 'a.aa.test' }, 10);
+    // The batch's query, without its COPY: the rows it would write.
+    const query = copy.slice(copy.indexOf('COPY (') + 'COPY ('.length, copy.lastIndexOf(') TO STDOUT'));
+    const rows: { line: string }[] = await t.dataSource.query(query);
+    expect(rows.map((r) => Object.values(r)[1])).toEqual(['a.bb.test', 'b.bb.test', 'a.cc.test', 'b.cc.test']);
   });
 });

@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { DataSource } from 'typeorm';
 import { Environment } from '../config/environment.js';
-import { isReplicaFailure, noteReplicaFallback, poolOf } from '../database/sql.js';
+import { isReplicaFailure, noteReplicaFallback, poolOf, rows } from '../database/sql.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { CopyLines, type LastRow } from './copy-lines.js';
 import type { ExportFormat } from './dto/export.query.js';
@@ -81,7 +81,8 @@ export class ExportRepository {
         if (queue.closed) return;
         const last = await this.copy(batchStatement(format, filters, after, limit), lines, queue);
         if (!last || lines.rows < limit) break;
-        after = { domainId: last.key, host: HOST_OF[format](last.line.toString()) };
+        const domain = last.key === after?.domainId ? after.domain : await this.domainName(last.key);
+        after = { domainId: last.key, domain, host: HOST_OF[format](last.line.toString()) };
         const rowBytes = Math.max(1, lines.bytes / lines.rows);
         limit = Math.max(1, Math.min(this.batchRows, Math.floor(this.batchBytes / rowBytes)));
       }
@@ -89,6 +90,16 @@ export class ExportRepository {
     } catch (error) {
       queue.fail(error);
     }
+  }
+
+  /**
+   * The name of the root domain a batch ended in, read as soon as the batch ends (the next batch resumes after it
+   * by name). Removed in the instant between, the export fails rather than end early as if it were whole.
+   */
+  private async domainName(id: number): Promise<string> {
+    const [row] = await rows<{ domain: string }>(this.db, 'SELECT domain FROM domains WHERE id = $1', [id]);
+    if (!row) throw new Error(`export: root domain ${id} was removed while it was being exported`);
+    return row.domain;
   }
 
   /** One batch on a replica, or on the primary when there is none or the replica fails before the first row. */

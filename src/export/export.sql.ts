@@ -15,9 +15,14 @@ export interface ExportFilters {
   search?: string;
 }
 
-/** Where a batch ended: the next one starts right after this host of this root domain. */
+/**
+ * Where a batch ended: the next one starts right after this host of this root domain, then with the root domains
+ * named after it. The name is kept, not looked up by id in the next batch: a root removed between two batches
+ * would have no name then, and the export would end early.
+ */
 export interface Position {
   domainId: number;
+  domain: string;
   host: string;
 }
 
@@ -142,7 +147,7 @@ export function batchStatement(
   } else {
     const domainId = int(after.domainId);
     query = `(${walk(`d.id = ${domainId}`, [`h.host > ${text(after.host)}`])})
-             UNION ALL (${walk(`d.domain > (SELECT domain FROM domains WHERE id = ${domainId})`, [])}) LIMIT ${rows}`;
+             UNION ALL (${walk(`d.domain > ${text(after.domain)}`, [])}) LIMIT ${rows}`;
   }
   return `/* export */ COPY (${query}) TO STDOUT (FORMAT binary)`;
 }
