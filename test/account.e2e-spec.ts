@@ -93,8 +93,11 @@ describe('the account page over HTTP', () => {
     const c = new Client(t);
     const res = await c.signIn('alice@example.com', PASSWORD);
     expect([res.status, res.headers.get('location')]).toEqual([303, '/account']);
-    const session = res.cookies.find((s) => s.startsWith('sm_session='));
-    expect(session).toMatch(/^sm_session=[\w-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/);
+    // The session's cookie at Path=/, and the one of the path it had before the dashboard (/account) cleared.
+    expect(res.cookies.filter((s) => s.startsWith('sm_session='))).toEqual([
+      'sm_session=; Max-Age=0; Path=/account; HttpOnly; SameSite=Lax',
+      expect.stringMatching(/^sm_session=[\w-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/),
+    ]);
     // The database keeps a hash of the session id, never the id.
     const id = c.jar.get('sm_session') as string;
     const [row] = await t.dataSource.query(`SELECT id_hash, user_id FROM sessions`);
@@ -110,26 +113,51 @@ describe('the account page over HTTP', () => {
       const c = new Client(t);
       const form = await c.get(`/account/sign-in?next=${encodeURIComponent(next)}`);
       const field = /name="next" value="([^"]*)"/.exec(form.text)?.[1];
+      // The form carries next only when it is one of ours; the post is checked again (it may be forged).
       const res = await c.post('/account/sign-in', {
         _csrf: Client.csrf(form),
         email: 'alice@example.com',
         password: PASSWORD,
-        ...(field === undefined ? {} : { next: field.replace(/&amp;/g, '&') }),
+        next,
       });
-      return [res.status, res.headers.get('location')];
+      return [field?.replace(/&amp;/g, '&') ?? null, res.status, res.headers.get('location')];
     };
     expect(await back('/app/domains/example.com?filter=new&search=api')).toEqual([
+      '/app/domains/example.com?filter=new&search=api',
       303,
       '/app/domains/example.com?filter=new&search=api',
     ]);
-    for (const foreign of ['//evil.example/app', 'https://evil.example/app', '/\\evil.example', '/apple', 'app']) {
-      expect([foreign, ...(await back(foreign))]).toEqual([foreign, 303, '/account']);
+    for (const foreign of [
+      '//evil.example/app',
+      'https://evil.example/app',
+      '/\\evil.example',
+      '/apple',
+      'app',
+      '/app/\u20ac', // no header may carry it: refused, not a 500
+      '/app\u0001',
+    ]) {
+      expect([foreign, ...(await back(foreign))]).toEqual([foreign, null, 303, '/account']);
     }
     // Already signed in: the form sends the browser straight on.
     const c = new Client(t);
     await c.signIn('alice@example.com', PASSWORD);
     const again = await c.get('/account/sign-in?next=%2Fapp');
     expect([again.status, again.headers.get('location')]).toEqual([303, '/app']);
+  });
+
+  it('moves a session cookie of the old path (/account) to / and reads past one that has ended', async () => {
+    const c = new Client(t);
+    await c.signIn('alice@example.com', PASSWORD);
+    const live = c.jar.get('sm_session') as string;
+    // A browser holding the cookie at Path=/account only, as before the dashboard: /app cannot see it, and the
+    // sign-in form it is sent to moves it rather than send the browser back.
+    const form = await c.get('/account/sign-in?next=%2Fapp');
+    expect([form.status, form.headers.get('location')]).toEqual([303, '/app']);
+    expect(form.cookies.at(-1)).toBe(`sm_session=${live}; Max-Age=604800; Path=/; HttpOnly; SameSite=Lax`);
+    // Both sent, the ended one first (the longer path comes first): the current one is used.
+    const both = new Client(t);
+    both.jar.set('sm_session', `${'x'.repeat(43)}; sm_session=${live}`);
+    expect((await both.get('/account')).status).toBe(200);
   });
 
   it('refuses a sign-in post without the form token, and says the same for a wrong password and an unknown user', async () => {
@@ -245,7 +273,10 @@ describe('the account page over HTTP', () => {
     const before = (await t.dataSource.query(`SELECT count(*)::int AS n FROM sessions`))[0].n as number;
     const out = await c.post('/account/sign-out', { _csrf: Client.csrf(await c.get('/account')) });
     expect([out.status, out.headers.get('location')]).toEqual([303, '/account/sign-in']);
-    expect(out.cookies).toEqual(['sm_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax']);
+    expect(out.cookies).toEqual([
+      'sm_session=; Max-Age=0; Path=/account; HttpOnly; SameSite=Lax',
+      'sm_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax',
+    ]);
     expect((await t.dataSource.query(`SELECT count(*)::int AS n FROM sessions`))[0].n).toBe(before - 1);
     expect((await c.get('/account')).status).toBe(303);
   });
@@ -341,6 +372,8 @@ describe('the account page behind one TLS proxy (TRUST_PROXY=1)', () => {
     ]);
     expect((await c.get('/account/sign-in')).cookies[0]).toMatch(/; HttpOnly; Secure; SameSite=Strict$/);
     const ok = await c.signIn('carol@example.com', PASSWORD);
-    expect(ok.cookies.find((s) => s.startsWith('sm_session='))).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
+    expect(ok.cookies.find((s) => s.startsWith('sm_session=') && s.includes('Path=/;'))).toMatch(
+      /; HttpOnly; Secure; SameSite=Lax$/,
+    );
   });
 });

@@ -218,6 +218,7 @@ describeInBrowser('the dashboard in Chromium', () => {
         const bad = await alice.goto(`${server.baseUrl}/app/domains/acme.test?filter=sideways`);
         expect(bad?.status()).toBe(400);
         expect(await alice.locator('main').textContent()).toContain('filter must be one of');
+        expect(await alice.locator('main a[href="/app"]').textContent()).toBe('Back to the dashboard');
       },
     ),
   );
@@ -237,10 +238,14 @@ describeInBrowser('the dashboard in Chromium', () => {
         );
         expect(await row.locator('td').first().textContent()).toBe('api-staging.acme.test');
         expect(new URL(alice.url()).searchParams.get('q')).toBe('api-st');
-        await alice.fill('#q', 'a');
+        await alice.fill('#q', 'a'); // one character: the answer for the two before must not stay
         await alice.waitForFunction(
           () => new URL((globalThis as Json).location.href as string).searchParams.get('q') === 'a',
         );
+        await alice.waitForFunction(() =>
+          ((globalThis as Json).document.querySelector('#results').textContent as string).includes('at least 2'),
+        );
+        expect(await alice.locator('#results table').count()).toBe(0);
 
         const plain = await (
           await browser.newContext({ javaScriptEnabled: false, storageState: await alice.context().storageState() })

@@ -5,7 +5,10 @@ import { AccountError } from './account.service.js';
 import { errorPage } from './pages.js';
 import { sendPage } from './respond.js';
 
-/** The account page answers in HTML, its refusals and failures included (the API's filter answers in JSON). */
+/**
+ * The account page and the dashboard answer in HTML, their refusals and failures included (the API's filter
+ * answers in JSON).
+ */
 @Catch()
 export class AccountPageFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -25,6 +28,7 @@ export class AccountPageFilter implements ExceptionFilter {
       title = status >= 500 ? 'Something went wrong' : 'Not possible';
       message = status >= 500 ? 'The request failed. Try again in a moment.' : error.message;
     }
-    sendPage(reply, status, errorPage(status, title, message, request.id));
+    const dashboard = request.url === '/app' || request.url.startsWith('/app/') || request.url.startsWith('/app?');
+    sendPage(reply, status, errorPage(status, title, message, request.id, dashboard));
   }
 }

@@ -22,7 +22,15 @@ import {
   type WebhooksView,
 } from './pages.js';
 import { sendPage } from './respond.js';
-import { requestCookies, requireSameOrigin, SESSION_COOKIE, staleForm } from './session.js';
+import {
+  currentSession,
+  LEGACY_SESSION_PATH,
+  requestCookies,
+  requireSameOrigin,
+  SESSION_COOKIE,
+  sessionIds,
+  staleForm,
+} from './session.js';
 
 const SIGN_IN_COOKIE = 'sm_sign_in';
 
@@ -39,7 +47,8 @@ const field = (body: unknown, name: string): string | undefined => {
  */
 export function nextPage(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > 2000) return undefined;
-  return /^\/(app|account)(?:[/?#][^\\\s]*)?$/.test(value) && !value.startsWith('//') ? value : undefined;
+  // Printable ASCII but the backslash: anything else could not stand in a Location header.
+  return /^\/(app|account)(?:[/?#][!-[\]-~]*)?$/.test(value) ? value : undefined;
 }
 
 /**
@@ -71,7 +80,13 @@ export class AccountController {
   @Get('sign-in')
   async signInForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const next = nextPage((request.query as Form).next);
-    if (await this.user(request)) return this.redirect(reply, next ?? '/account');
+    const signedIn = await currentSession(this.account, request);
+    if (signedIn) {
+      // A cookie from before the session was shared with /app (Path=/account) moves to Path=/, or /app, which
+      // cannot see it, would send the browser here and here back there.
+      this.setSession(request, reply, signedIn.id, SESSION_DAYS * 86_400);
+      return this.redirect(reply, next ?? '/account');
+    }
     // A second sign-in tab keeps the first one's token valid.
     const current = requestCookies(request)[SIGN_IN_COOKIE];
     const csrf = current && /^[\w-]{43}$/.test(current) ? current : randomToken();
@@ -89,7 +104,7 @@ export class AccountController {
     try {
       const session = await this.account.signIn(email, field(request.body, 'password') ?? '', request.ip);
       this.setCookie(request, reply, SIGN_IN_COOKIE, '', 0, 'strict');
-      this.setCookie(request, reply, SESSION_COOKIE, session, SESSION_DAYS * 86_400, 'lax');
+      this.setSession(request, reply, session, SESSION_DAYS * 86_400);
       this.redirect(reply, next ?? '/account');
     } catch (error) {
       if (!(error instanceof AccountError)) throw error;
@@ -107,8 +122,8 @@ export class AccountController {
   @Post('sign-out')
   async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.formUser(request);
-    await this.account.signOut(requestCookies(request)[SESSION_COOKIE] as string);
-    this.setCookie(request, reply, SESSION_COOKIE, '', 0, 'lax');
+    for (const id of sessionIds(request)) await this.account.signOut(id);
+    this.setSession(request, reply, '', 0);
     this.redirect(reply, '/account/sign-in');
   }
 
@@ -203,8 +218,8 @@ export class AccountController {
     this.asset(reply, 'text/javascript; charset=utf-8', ACCOUNT_JS);
   }
 
-  private user(request: FastifyRequest): Promise<SessionUser | undefined> {
-    return this.account.session(requestCookies(request)[SESSION_COOKIE]);
+  private async user(request: FastifyRequest): Promise<SessionUser | undefined> {
+    return (await currentSession(this.account, request))?.user;
   }
 
   /** The user behind a form post: a current session, and the form carries that session's CSRF token. */
@@ -254,6 +269,12 @@ export class AccountController {
     void reply.status(303).header('location', to).header('cache-control', 'no-store').send();
   }
 
+  /** The session cookie at Path=/ (the dashboard reads it too), and the one of the old path cleared. */
+  private setSession(request: FastifyRequest, reply: FastifyReply, value: string, maxAge: number): void {
+    this.setCookie(request, reply, SESSION_COOKIE, '', 0, 'lax', LEGACY_SESSION_PATH);
+    this.setCookie(request, reply, SESSION_COOKIE, value, maxAge, 'lax');
+  }
+
   /** HttpOnly, Path=/ for the session (the dashboard at /app reads it too) and /account otherwise, Secure when the request came over HTTPS (see TRUST_PROXY); max-age 0 clears. */
   private setCookie(
     request: FastifyRequest,
@@ -262,11 +283,12 @@ export class AccountController {
     value: string,
     maxAge: number,
     sameSite: 'lax' | 'strict',
+    path = name === SESSION_COOKIE ? '/' : '/account',
   ): void {
     const cookie = stringifySetCookie({
       name,
       value,
-      path: name === SESSION_COOKIE ? '/' : '/account',
+      path,
       httpOnly: true,
       sameSite,
       secure: request.protocol === 'https',

@@ -1,12 +1,42 @@
 import { parseCookie } from 'cookie';
 import type { FastifyRequest } from 'fastify';
-import { AccountError } from './account.service.js';
+import type { SessionUser } from './account.repository.js';
+import { AccountError, type AccountService } from './account.service.js';
 
 /** The signed-in session's cookie, read by the account page and the dashboard alike (Path=/). */
 export const SESSION_COOKIE = 'sm_session';
 
+/** Where the session cookie lived before the dashboard shared it: cleared wherever the session cookie is set. */
+export const LEGACY_SESSION_PATH = '/account';
+
 export function requestCookies(request: FastifyRequest): Record<string, string | undefined> {
   return parseCookie(request.headers.cookie ?? '');
+}
+
+/**
+ * Every session cookie the browser sent, in its order (at most 3): one set at Path=/account before the dashboard
+ * shared the session may come first, and may be one that has ended.
+ */
+export function sessionIds(request: FastifyRequest): string[] {
+  const ids: string[] = [];
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SESSION_COOKIE && value.length) ids.push(value.join('='));
+    if (ids.length === 3) break;
+  }
+  return ids;
+}
+
+/** The signed-in user of the first session cookie that names a current session, and that cookie's value. */
+export async function currentSession(
+  account: AccountService,
+  request: FastifyRequest,
+): Promise<{ user: SessionUser; id: string } | undefined> {
+  for (const id of sessionIds(request)) {
+    const user = await account.session(id);
+    if (user) return { user, id };
+  }
+  return undefined;
 }
 
 /**

@@ -60,15 +60,25 @@ export const DASHBOARD_JS = `'use strict';
     const list = live.querySelector('ol');
     const status = live.querySelector('[data-live-status]');
     let after = live.dataset.after;
+    let refused = 0;
     const connect = () => {
       const url = new URL('/app/stream', location.href);
       if (after) url.searchParams.set('last_event_id', after);
       const stream = new EventSource(url);
-      stream.addEventListener('ready', () => { status.textContent = 'live'; });
+      stream.addEventListener('ready', (event) => {
+        // Where this stream starts: a stream opened again later resumes here, with nothing recorded meanwhile lost.
+        after = event.lastEventId;
+        refused = 0;
+        status.textContent = 'live';
+      });
       stream.addEventListener('error', () => {
         status.textContent = 'reconnecting';
-        // Refused (signed out, too many streams) rather than cut: EventSource gives up, so ask again later.
-        if (stream.readyState === EventSource.CLOSED) setTimeout(connect, 15000);
+        // Refused (signed out, too many streams) rather than cut: EventSource gives up, so ask again later, a
+        // few times; a reload starts over.
+        if (stream.readyState === EventSource.CLOSED) {
+          if (++refused <= 20) setTimeout(connect, 15000);
+          else status.textContent = 'stopped: reload the page';
+        }
       });
       stream.addEventListener('host', (event) => {
         after = event.lastEventId;
@@ -117,7 +127,7 @@ export const DASHBOARD_JS = `'use strict';
       const url = new URL(search.action);
       if (q) url.searchParams.set('q', q);
       history.replaceState(null, '', url);
-      if (q.length === 1) return;
+      // Only the answer for the text in the box may land: the one asked before it is cancelled.
       pending?.abort();
       pending = new AbortController();
       try {
@@ -125,7 +135,9 @@ export const DASHBOARD_JS = `'use strict';
         const fresh = new DOMParser().parseFromString(await response.text(), 'text/html').getElementById('results');
         if (fresh) document.getElementById('results').replaceWith(fresh);
       } catch (error) {
-        if (error.name !== 'AbortError') throw error;
+        if (error.name === 'AbortError') return;
+        const results = document.getElementById('results');
+        results.textContent = 'The search failed: ' + error.message + '. Press Search to try again.';
       }
     };
     input.addEventListener('input', () => {

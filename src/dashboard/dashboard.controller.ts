@@ -16,7 +16,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccountError, AccountService, sameSecret } from '../account/account.service.js';
 import { AccountPageFilter } from '../account/account-page.filter.js';
 import { sendPage } from '../account/respond.js';
-import { requestCookies, requireSameOrigin, SESSION_COOKIE, staleForm } from '../account/session.js';
+import { currentSession, requireSameOrigin, staleForm } from '../account/session.js';
 import type { RenderedJson } from '../common/rendered-json.js';
 import { Public } from '../common/decorators/auth.decorators.js';
 import { HostNamePipe, RootDomainPipe } from '../common/validation/param.pipes.js';
@@ -185,7 +185,7 @@ export class DashboardController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const user = await this.account.session(requestCookies(request)[SESSION_COOKIE]);
+    const user = (await currentSession(this.account, request))?.user;
     if (!user) throw new AccountError(401, 'Signed out', 'Your session has ended. Sign in again.');
     if (!user.scopes.includes('read')) {
       throw new AccountError(403, 'No key', 'The live list needs an active API key.');
@@ -240,7 +240,7 @@ export class DashboardController {
 
   /** The signed-in owner, or a redirect to the sign-in form that comes back here (then undefined). */
   private async viewer(request: FastifyRequest, reply: FastifyReply): Promise<Viewer | undefined> {
-    const user = await this.account.session(requestCookies(request)[SESSION_COOKIE]);
+    const user = (await currentSession(this.account, request))?.user;
     if (!user) {
       const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
       void reply.status(303).header('location', `/account/sign-in${next}`).header('cache-control', 'no-store').send();

@@ -1,6 +1,15 @@
 import type { CtLogRow } from '../ct/ct-logs.repository.js';
 import type { WorkerStatusDto } from '../scans/dto/scan.dto.js';
-import { domainPage, type OverviewView, overviewPage, pageUrl, programsPage, type Viewer } from './pages.js';
+import {
+  domainPage,
+  hostPage,
+  type OverviewView,
+  overviewPage,
+  pageUrl,
+  programsPage,
+  searchPage,
+  type Viewer,
+} from './pages.js';
 
 const viewer: Viewer = { email: 'a@example.com', name: 'A', csrf: 'token', canRead: true, canWrite: false };
 const HOSTILE = `<img src=x onerror="alert(1)">'&`;
@@ -57,7 +66,7 @@ describe('dashboard pages', () => {
   });
 
   it('escapes what comes from outside: error messages, log URLs, program names', () => {
-    const pages = [
+    const pages: string[] = [
       overviewPage(viewer, overview([log(1)])),
       programsPage(viewer, {
         domains: [
@@ -76,6 +85,47 @@ describe('dashboard pages', () => {
         total: 1,
       }),
     ];
+    pages.push(
+      searchPage(viewer, { q: HOSTILE, hosts: [], limit: 100, offset: 0, problem: undefined }),
+      hostPage(viewer, 'a.example.com', {
+        id: '1',
+        host: 'a.example.com',
+        domain: 'example.com',
+        platform: 'self',
+        first_seen_at: '2026-11-26T10:00:00.000000Z',
+        last_seen_at: '2026-11-26T10:00:00.000000Z',
+        is_active: true,
+        sources: ['ct'],
+        dns: { status: 'resolved', a: ['192.0.2.1'], aaaa: [], cname: [HOSTILE], resolved_at: '2026-11-26T10:00:00Z' },
+        takeover: { service: HOSTILE, status: 'Vulnerable', evidence: HOSTILE },
+        http: {
+          listening: true,
+          scheme: 'https',
+          port: 443,
+          status: 200,
+          final_url: HOSTILE,
+          title: HOSTILE,
+          server: HOSTILE,
+          content_length: 1,
+          tls: { subject: HOSTILE, issuer: HOSTILE, not_after: '2027-01-01T00:00:00Z' },
+          probed_at: '2026-11-26T10:00:00Z',
+        },
+        wildcard: false,
+        in_scope: true,
+        history: [
+          {
+            id: 'e1',
+            type: 'http_changed',
+            host: 'a.example.com',
+            domain: 'example.com',
+            platform: 'self',
+            at: '2026-11-26T10:00:00Z',
+            before: null,
+            after: { listening: true, scheme: 'https', port: 443, status: 200, title: HOSTILE },
+          },
+        ],
+      }),
+    );
     for (const page of pages) {
       expect(page).not.toContain('<img');
       expect(page).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&#39;&amp;');

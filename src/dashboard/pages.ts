@@ -250,14 +250,20 @@ const SORT_LABELS: Record<DomainSort, string> = {
 
 export interface ProgramsView {
   domains: DomainDto[];
-  query: { search?: string; platform?: string; sort: DomainSort; limit: number; offset: number };
+  query: { search?: string; platform?: string; enabled?: boolean; sort: DomainSort; limit: number; offset: number };
   total: number;
 }
 
 export function programsPage(viewer: Viewer, view?: ProgramsView): string {
   if (!view) return page('Programs', viewer, '/app/programs', noKeys());
   const { query } = view;
-  const params = { search: query.search, platform: query.platform, sort: query.sort, limit: query.limit };
+  const params = {
+    search: query.search,
+    platform: query.platform,
+    enabled: query.enabled,
+    sort: query.sort,
+    limit: query.limit,
+  };
   const defaults = { sort: 'domain', limit: 100, offset: 0 };
   const header = (sort: DomainSort) =>
     html`<th
@@ -413,7 +419,7 @@ export function domainPage(viewer: Viewer, name: string, view?: DomainView): str
           )}
         </nav>
         <form class="filters" method="get" action="${path}" role="search">
-          <input type="hidden" name="filter" value="${query.filter}" />
+          ${query.filter === 'all' ? '' : html`<input type="hidden" name="filter" value="${query.filter}" />`}
           <label for="host-search">Host contains</label>
           <input id="host-search" name="search" type="text" value="${String(query.search ?? '')}" maxlength="253" />
           <label for="takeover">Takeover candidates</label>
@@ -576,7 +582,12 @@ export function searchPage(viewer: Viewer, view?: SearchView): string {
             view.problem
               ? html`<p class="muted">${view.problem}</p>`
               : html`${hostTable(view.hosts, false)}
-                ${pager('/app/search', { q: view.q }, { limit: 100, offset: 0 }, { ...view, shown: view.hosts.length })}`
+                ${pager(
+                  '/app/search',
+                  { q: view.q, limit: view.limit },
+                  { limit: 100, offset: 0 },
+                  { ...view, shown: view.hosts.length },
+                )}`
           }
         </div>
       </section>`,
