@@ -327,6 +327,11 @@ describeInBrowser('the dashboard in Chromium', () => {
           '/account/sign-in?next=%2Fapp%2Fdomains%2Facme.test',
         ]);
         expect((await anonymous.request.get(`${server.baseUrl}/app/stream`)).status()).toBe(401);
+        // Before its parameters are looked at: a bad one does not tell a visitor more than the redirect.
+        const bad = await anonymous.request.get(`${server.baseUrl}/app/domains/NOT_A_DOMAIN?filter=x`, {
+          maxRedirects: 0,
+        });
+        expect(bad.status()).toBe(303);
         await anonymous.close();
       },
     ),

@@ -35,6 +35,7 @@ import { StreamService } from '../stream/stream.service.js';
 import { DASHBOARD_JS, UPLOT_CSS, UPLOT_JS } from './assets.js';
 import { FormQueryInterceptor } from './form-query.interceptor.js';
 import { SearchPageQuery } from './search-page.query.js';
+import { CurrentViewer, DashboardPage } from './viewer.guard.js';
 import { type DomainView, domainPage, hostPage, overviewPage, programsPage, searchPage, type Viewer } from './pages.js';
 
 /** Days the overview's sparklines and a domain's chart cover. */
@@ -74,9 +75,8 @@ export class DashboardController {
   }
 
   @Get()
-  async overview(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const viewer = await this.viewer(request, reply);
-    if (!viewer) return;
+  @DashboardPage()
+  async overview(@CurrentViewer() viewer: Viewer, @Res() reply: FastifyReply): Promise<void> {
     if (!viewer.canRead) return sendPage(reply, 200, overviewPage(viewer));
     const [platforms, days, worker, logs, recent] = await Promise.all([
       this.platforms.list(),
@@ -99,41 +99,39 @@ export class DashboardController {
   }
 
   @Get('programs')
+  @DashboardPage()
   async programs(
     @Query() query: ListDomainsQuery,
-    @Req() request: FastifyRequest,
+    @CurrentViewer() viewer: Viewer,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const viewer = await this.viewer(request, reply);
-    if (!viewer) return;
     if (!viewer.canRead) return sendPage(reply, 200, programsPage(viewer));
     const page = dataOf<never[]>(await this.domains.page(query));
     sendPage(reply, 200, programsPage(viewer, { domains: page.data, query, total: page.meta?.total ?? 0 }));
   }
 
   @Get('domains/:domain')
+  @DashboardPage()
   async domain(
     @Param('domain', RootDomainPipe) name: string,
     @Query() query: DomainHostsQuery,
-    @Req() request: FastifyRequest,
+    @CurrentViewer() viewer: Viewer,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const viewer = await this.viewer(request, reply);
-    if (!viewer) return;
     sendPage(reply, 200, domainPage(viewer, name, viewer.canRead ? await this.domainView(name, query) : undefined));
   }
 
   /** Queues a scan of the domain, as POST /api/v1/scans does: for an owner with a write key. */
   @Post('domains/:domain/scans')
   @HttpCode(202)
+  @DashboardPage()
   async queue(
     @Param('domain', RootDomainPipe) name: string,
+    @CurrentViewer() viewer: Viewer,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     requireSameOrigin(request, this.publicOrigin);
-    const viewer = await this.viewer(request, reply);
-    if (!viewer) return;
     const csrf = (request.body as Record<string, unknown> | undefined)?._csrf;
     if (!sameSecret(typeof csrf === 'string' ? csrf : undefined, viewer.csrf)) throw staleForm();
     if (!viewer.canWrite) {
@@ -145,13 +143,12 @@ export class DashboardController {
   }
 
   @Get('search')
+  @DashboardPage()
   async search(
     @Query() query: SearchPageQuery,
-    @Req() request: FastifyRequest,
+    @CurrentViewer() viewer: Viewer,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const viewer = await this.viewer(request, reply);
-    if (!viewer) return;
     if (!viewer.canRead) return sendPage(reply, 200, searchPage(viewer));
     const q = query.q?.trim() ?? '';
     const base = { q, hosts: [], limit: query.limit, offset: query.offset };
@@ -164,13 +161,12 @@ export class DashboardController {
   }
 
   @Get('hosts/:host')
+  @DashboardPage()
   async host(
     @Param('host', HostNamePipe) name: string,
-    @Req() request: FastifyRequest,
+    @CurrentViewer() viewer: Viewer,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const viewer = await this.viewer(request, reply);
-    if (!viewer) return;
     sendPage(reply, 200, hostPage(viewer, name, viewer.canRead ? (await this.hosts.one(name)).data : undefined));
   }
 
@@ -235,23 +231,6 @@ export class DashboardController {
       query: { ...query },
       days,
       scans: dataOf<never[]>(scans).data,
-    };
-  }
-
-  /** The signed-in owner, or a redirect to the sign-in form that comes back here (then undefined). */
-  private async viewer(request: FastifyRequest, reply: FastifyReply): Promise<Viewer | undefined> {
-    const user = (await currentSession(this.account, request))?.user;
-    if (!user) {
-      const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
-      void reply.status(303).header('location', `/account/sign-in${next}`).header('cache-control', 'no-store').send();
-      return undefined;
-    }
-    return {
-      email: user.email,
-      name: user.name,
-      csrf: user.csrf_token,
-      canRead: user.scopes.includes('read'),
-      canWrite: user.scopes.includes('write'),
     };
   }
 
