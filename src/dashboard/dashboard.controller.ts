@@ -1,16 +1,4 @@
-import {
-  Controller,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Controller, Get, Headers, Param, Post, Query, Req, Res, UseFilters, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccountError, AccountService, sameSecret } from '../account/account.service.js';
@@ -121,9 +109,11 @@ export class DashboardController {
     sendPage(reply, 200, domainPage(viewer, name, viewer.canRead ? await this.domainView(name, query) : undefined));
   }
 
-  /** Queues a scan of the domain, as POST /api/v1/scans does: for an owner with a write key. */
+  /**
+   * Queues a scan of the domain, as POST /api/v1/scans does: for an owner with a write key. Then back to the
+   * domain's page (303), which shows the scan queued or running: a reload does not post again.
+   */
   @Post('domains/:domain/scans')
-  @HttpCode(202)
   @DashboardPage()
   async queue(
     @Param('domain', RootDomainPipe) name: string,
@@ -138,8 +128,11 @@ export class DashboardController {
       throw new AccountError(403, 'Not allowed', 'Queueing a scan needs an active API key with the write scope.');
     }
     await this.scans.queue(name);
-    const view = await this.domainView(name, new DomainHostsQuery());
-    sendPage(reply, 202, domainPage(viewer, name, { ...view, queued: true }));
+    void reply
+      .status(303)
+      .header('location', `/app/domains/${encodeURIComponent(name)}#scans`)
+      .header('cache-control', 'no-store')
+      .send();
   }
 
   @Get('search')
@@ -217,11 +210,12 @@ export class DashboardController {
   /** A domain's page: its record, a page of its hosts as filtered, its chart and its last scans. */
   private async domainView(name: string, query: DomainHostsQuery): Promise<DomainView> {
     const tracked = await this.domains.requireTracked(name);
-    const [detail, hosts, days, scans] = await Promise.all([
+    const [detail, hosts, days, scans, queuedSince] = await Promise.all([
       this.domains.detail(name),
       this.hosts.listForDomain(name, query),
       this.stats.domainDays(tracked.id, CHART_DAYS),
       this.scans.list(Object.assign(new ListScansQuery(), { domain: name, limit: SCANS_SHOWN })),
+      this.domains.queuedSince(tracked.id),
     ]);
     const page = dataOf<never[]>(hosts);
     return {
@@ -231,6 +225,7 @@ export class DashboardController {
       query: { ...query },
       days,
       scans: dataOf<never[]>(scans).data,
+      queuedSince,
     };
   }
 

@@ -150,9 +150,13 @@ describe('dashboard pages', () => {
       query: { filter: 'all', limit: 100, offset: 0 },
       days: [],
       scans: [],
+      queuedSince: null,
     };
     expect(domainPage(viewer, 'example.com', view)).not.toContain('Queue a scan');
     expect(domainPage({ ...viewer, canWrite: true }, 'example.com', view)).toContain('Queue a scan');
+    expect(domainPage(viewer, 'example.com', { ...view, queuedSince: '2026-11-26T10:00:00.000000Z' })).toContain(
+      'A scan of example.com is queued (since 2026-11-26 10:00 UTC)',
+    );
   });
 
   it('keeps links short: no empty values and no defaults in the query', () => {

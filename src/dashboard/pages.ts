@@ -353,8 +353,8 @@ export interface DomainView {
   query: Record<string, string | number | boolean | undefined> & { filter: string; limit: number; offset: number };
   days: DayCount[];
   scans: ScanDto[];
-  /** Set after the owner queued a scan. */
-  queued?: boolean;
+  /** When a scan of the domain was queued, while the worker has not started it. */
+  queuedSince: string | null;
 }
 
 export function domainPage(viewer: Viewer, name: string, view?: DomainView): string {
@@ -375,11 +375,14 @@ export function domainPage(viewer: Viewer, name: string, view?: DomainView): str
         ${domain.last_scan_status ? `(${domain.last_scan_status})` : ''}
       </p>
       ${
-        view.queued
+        view.queuedSince
           ? html`<p class="notice" role="status">
-              A scan of ${domain.domain} is queued; the worker starts it at its next tick.
+              A scan of ${domain.domain} is queued (since ${when(view.queuedSince)}); the worker starts it at its next
+              tick.
             </p>`
-          : ''
+          : view.scans[0]?.status === 'running'
+            ? html`<p class="notice" role="status">A scan of ${domain.domain} is running.</p>`
+            : ''
       }
       <section>
         <dl class="figures">

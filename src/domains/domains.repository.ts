@@ -194,6 +194,16 @@ export class DomainsRepository {
     );
   }
 
+  /** When the domain was queued for a scan the worker has not started yet (ISO 8601), or null; on the primary. */
+  async queuedSince(id: number): Promise<string | null> {
+    const [row] = await rows<{ at: string | null }>(
+      this.domains.manager,
+      `SELECT ${isoSql('queued_at')} AS at FROM domains WHERE id = $1`,
+      [id],
+    );
+    return row?.at ?? null;
+  }
+
   /** Asks the worker for a scan at its next tick; a domain already queued keeps its place. */
   async markQueued(id: number): Promise<void> {
     await affected(

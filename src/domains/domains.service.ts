@@ -69,6 +69,11 @@ export class DomainsService {
     return domain;
   }
 
+  /** When the domain was queued for a scan not started yet, or null. */
+  queuedSince(id: number): Promise<string | null> {
+    return this.domains.queuedSince(id);
+  }
+
   private validNames(names: string[]): string[] {
     if (names.length === 0) throw new DomainInputError('give at least one domain');
     for (const name of names) {
