@@ -371,7 +371,9 @@ describeInBrowser('the dashboard in Chromium', () => {
       }
       expect(await alice.locator('script:not([src])').count()).toBe(0); // no inline script
     }
+    // Each named with the digest of its content, so a page never runs a cached script of another release.
     expect([...sources].map((src) => new URL(src).pathname).sort()).toEqual(['/app/app.js', '/app/uplot.js']);
+    for (const src of sources) expect(new URL(src).searchParams.get('v')).toMatch(/^[0-9a-f]{12}$/);
     let total = 0;
     for (const src of sources) {
       // The bytes on the wire (fetch would decompress them).

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** The account page's stylesheet and script, served from /account/ (the page's CSP allows only 'self'). */
 export const ACCOUNT_CSS = `:root { color-scheme: light dark; --fg: #1d2330; --muted: #5b6474; --bg: #f6f7f9; --card: #fff;
   --line: #d9dde4; --accent: #0969da; --on-accent: #fff; --danger: #c62828; --warn-bg: #fff4d6; --warn-line: #e0b341; }
@@ -86,3 +88,11 @@ export const ACCOUNT_JS = `for (const button of document.querySelectorAll('butto
   });
 }
 `;
+
+/**
+ * An asset's path with a digest of its content (`?v=…`): a page names the version it was rendered with, so a
+ * browser never runs a cached script of an older release against it (the assets are cached for an hour).
+ */
+export function versioned(path: string, content: string): string {
+  return `${path}?v=${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
+}

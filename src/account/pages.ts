@@ -2,6 +2,7 @@ import type { ApiKeyEntity } from '../auth/api-key.entity.js';
 import { EVENT_TYPES } from '../events/dto/events.query.js';
 import { maskUrl, WEBHOOK_FORMATS } from '../webhooks/webhook-payload.js';
 import { type DeliveryRow, type WebhookRow, webhookState } from '../webhooks/webhooks.repository.js';
+import { ACCOUNT_CSS, ACCOUNT_JS, versioned } from './assets.js';
 import { type Html, html } from './html.js';
 
 export interface PageUser {
@@ -12,6 +13,8 @@ export interface PageUser {
 
 /** A time to the minute, UTC: a Date, or an ISO 8601 string as the queries give it. */
 const when = (d: Date | string | null) => (d ? new Date(d).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—');
+
+const STYLESHEET = versioned('/account/account.css', ACCOUNT_CSS);
 
 /** The pages a signed-in owner moves between: the dashboard's and the account page. */
 export const NAV = [
@@ -42,7 +45,7 @@ export function layout(title: string, body: Html, options: LayoutOptions = {}): 
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>${title} · Subdomain Monitor</title>
-        <link rel="stylesheet" href="/account/account.css" />
+        <link rel="stylesheet" href="${STYLESHEET}" />
         ${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}" />`)}
       </head>
       <body>
@@ -364,7 +367,7 @@ export function accountPage(user: PageUser, keys: ApiKeyEntity[], extras: Accoun
         </form>
       </section>
       ${webhooksSection(user, extras.webhooks)}`,
-    { user, current: '/account', scripts: ['/account/account.js'] },
+    { user, current: '/account', scripts: [versioned('/account/account.js', ACCOUNT_JS)] },
   );
 }
 

@@ -1,3 +1,4 @@
+import { versioned } from '../account/assets.js';
 import { type Html, html } from '../account/html.js';
 import { layout, type NavPath, type PageUser } from '../account/pages.js';
 import type { CtLogRow } from '../ct/ct-logs.repository.js';
@@ -18,6 +19,7 @@ import { SCOPE_MODES, WILDCARD_MODES } from '../intel/knowledge-filter.js';
 import { PLATFORM_SLUGS } from '../platforms/platform-slugs.js';
 import type { ScanDto, WorkerStatusDto } from '../scans/dto/scan.dto.js';
 import type { DayCount } from '../stats/stats.repository.js';
+import { DASHBOARD_JS, UPLOT_CSS, UPLOT_JS } from './assets.js';
 
 /** The signed-in owner as the dashboard shows them: who, and what their keys may do. */
 export interface Viewer extends PageUser {
@@ -25,8 +27,8 @@ export interface Viewer extends PageUser {
   canWrite: boolean;
 }
 
-export const DASHBOARD_SCRIPTS = ['/app/uplot.js', '/app/app.js'];
-const STYLES = ['/app/uplot.css'];
+const SCRIPTS = [versioned('/app/uplot.js', UPLOT_JS), versioned('/app/app.js', DASHBOARD_JS)];
+const STYLES = [versioned('/app/uplot.css', UPLOT_CSS)];
 
 /** A time to the minute, UTC; "—" for none. */
 const when = (at: string | null | undefined) => (at ? `${at.replace('T', ' ').slice(0, 16)} UTC` : '—');
@@ -51,7 +53,7 @@ const hostLink = (host: string) => html`<a href="/app/hosts/${encodeURIComponent
 const domainLink = (domain: string) => html`<a href="/app/domains/${encodeURIComponent(domain)}">${domain}</a>`;
 
 function page(title: string, viewer: Viewer, current: NavPath | undefined, body: Html): string {
-  return layout(title, body, { user: viewer, current, scripts: DASHBOARD_SCRIPTS, styles: STYLES });
+  return layout(title, body, { user: viewer, current, scripts: SCRIPTS, styles: STYLES });
 }
 
 /** What an owner without an active key sees in place of the data. */
