@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { get } from 'node:http';
+import { get, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeInBrowser, launchChromium, withScreenshot } from './fixtures/browser.js';
 import {
   type BuiltServer,
@@ -99,13 +99,17 @@ describeInBrowser('the dashboard in Chromium', () => {
     await crt.close();
     await db?.close();
   });
-  afterEach(() => {
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    // Each test's browsers go with it: an overview left open holds one of its owner's streams.
+    for (const context of contexts.splice(0)) await context.close();
     expect(cspErrors).toEqual([]); // no page asked for anything its CSP refuses
   });
 
   /** A fresh browser (its own cookies), signed in as `name` through /app, which sends it to the sign-in form. */
   const signIn = async (name: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> => {
     const context = await browser.newContext(options);
+    contexts.push(context);
     page = await context.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error' && /Content Security Policy/.test(message.text())) cspErrors.push(message.text());
@@ -345,6 +349,31 @@ describeInBrowser('the dashboard in Chromium', () => {
       },
     ),
   );
+
+  it("counts an owner's live lists against the streams one key may hold, and says when to come back", async () => {
+    const alice = await signIn('Alice');
+    const cookie = (await alice.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const open = () =>
+      new Promise<IncomingMessage>((resolve, reject) =>
+        get(`${server.baseUrl}/app/stream`, { headers: { cookie } }, resolve).on('error', reject),
+      );
+    const held: IncomingMessage[] = [];
+    try {
+      for (let i = 0; i < 3; i++) held.push(await open());
+      expect(held.map((r) => [r.statusCode, r.headers['content-type']])).toEqual(
+        Array(3).fill([200, 'text/event-stream; charset=utf-8']),
+      );
+      const refused = await open();
+      held.push(refused);
+      expect([refused.statusCode, refused.headers['retry-after'], refused.headers['content-type']]).toEqual([
+        503,
+        expect.stringMatching(/^\d+$/),
+        'text/html; charset=utf-8',
+      ]);
+    } finally {
+      for (const r of held) r.destroy();
+    }
+  });
 
   it('fits a phone: no page is wider than its screen', async () => {
     const alice = await signIn('Alice', { viewport: { width: 390, height: 844 }, isMobile: true });

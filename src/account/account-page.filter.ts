@@ -24,9 +24,10 @@ export class AccountPageFilter implements ExceptionFilter {
       void reply.headers(exception.headers);
     } else {
       const error = toApiError(exception, request.id); // logs what was unexpected
+      void reply.headers(error.headers); // a busy stream's Retry-After, say
       status = error.status;
-      title = status >= 500 ? 'Something went wrong' : 'Not possible';
-      message = status >= 500 ? 'The request failed. Try again in a moment.' : error.message;
+      title = status === 503 ? 'Busy' : status >= 500 ? 'Something went wrong' : 'Not possible';
+      message = status >= 500 && status !== 503 ? 'The request failed. Try again in a moment.' : error.message;
     }
     const dashboard = request.url === '/app' || request.url.startsWith('/app/') || request.url.startsWith('/app?');
     sendPage(reply, status, errorPage(status, title, message, request.id, dashboard));
