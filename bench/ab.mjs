@@ -1,0 +1,133 @@
+// Two builds of the service against each other, in one run, on the same data: for a change whose effect is
+// smaller than the machine's drift between two runs. Both services run at once on one copy of the seed; each
+// round loads every path on A, then on B (then B before A in the next round), BENCH_SECONDS (5) each with
+// BENCH_CONNECTIONS (16) connections, for BENCH_ROUNDS (5) rounds. Reports each path's median req/s and p99 on
+// both sides and B ÷ A. Results: bench/results/ab-<name>.json.
+// Usage: npm run build && node bench/ab.mjs NAME DIR_A DIR_B PATH…
+//   DIR_A, DIR_B: checkouts whose `dist/` is built (a git worktree of another commit, with node_modules linked);
+//   PATH: an API path after /api/v1 with its query, e.g. '/domains?sort=total_subdomains&offset=400'.
+//   {domain} in a path is replaced by domains of the seed, from the largest to the 900th, in turn.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { createBenchDatabase, loadTest, median, writeResult } from './harness.mjs';
+
+const [name, dirA, dirB, ...paths] = process.argv.slice(2);
+if (!name || !dirA || !dirB || paths.length === 0) {
+  console.error('usage: node bench/ab.mjs NAME DIR_A DIR_B PATH…');
+  process.exit(2);
+}
+const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+
+const freePort = () =>
+  new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+  });
+
+/** The build in `dir` on the database, on a free port, once /health/live answers. */
+async function start(dir, dbUrl) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(resolve(dir), 'dist/main.js')], {
+    cwd: resolve(dir),
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: dbUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WORKER: 'off',
+      DOCS: 'off',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out = (out + d).slice(-10_000)));
+  child.stderr.on('data', (d) => (out = (out + d).slice(-10_000)));
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 200) {
+    if (child.exitCode !== null || waited > 120_000) throw new Error(`${dir} did not start: ${out}`);
+    if (
+      await fetch(`${url}/health/live`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+const db = await createBenchDatabase(`ab_${name.replace(/\W/g, '_')}`, { hosts });
+const a = await start(dirA, db.dbUrl);
+const b = await start(dirB, db.dbUrl);
+const get = async (path) => (await fetch(`${a.url}/api/v1${path}`, { headers: { 'x-api-key': db.token } })).json();
+const domains = (await get('/domains?sort=total_subdomains&limit=1000')).data.map((d) => d.domain);
+const picked = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => domains[Math.min(i, domains.length - 1)]);
+const expand = (path) =>
+  path.includes('{domain}') ? picked.map((d) => `/api/v1${path.replaceAll('{domain}', d)}`) : [`/api/v1${path}`];
+
+const runs = Object.fromEntries(paths.map((p) => [p, { a: [], b: [] }]));
+for (let round = 0; round < rounds; round++) {
+  const order = round % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
+  for (const path of paths) {
+    for (const side of order) {
+      const base = side === 'a' ? a.url : b.url;
+      const result = await loadTest({ base, paths: expand(path), duration: seconds, connections, token: db.token });
+      if (result.non2xx || result.errors)
+        throw new Error(`${side} ${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      runs[path][side].push({ rps: result.requests.average, p99: result.latency.p99 });
+    }
+  }
+  console.log(`round ${round + 1} of ${rounds} done`);
+}
+a.stop();
+b.stop();
+
+const sideOf = (list) => ({
+  rps: Math.round(median(list.map((r) => r.rps))),
+  p99_ms: median(list.map((r) => r.p99)),
+  rps_runs: list.map((r) => Math.round(r.rps)),
+});
+const results = paths.map((path) => {
+  const A = sideOf(runs[path].a);
+  const B = sideOf(runs[path].b);
+  return {
+    path,
+    a: A,
+    b: B,
+    b_over_a_rps: +(B.rps / A.rps).toFixed(3),
+    b_over_a_p99: +(B.p99_ms / A.p99_ms).toFixed(3),
+  };
+});
+for (const r of results) {
+  console.log(
+    `${r.path}\n  A ${r.a.rps} req/s p99 ${r.a.p99_ms} ms  B ${r.b.rps} req/s p99 ${r.b.p99_ms} ms  B/A ${r.b_over_a_rps}`,
+  );
+}
+const commitOf = (dir) => {
+  try {
+    return readFileSync(join(resolve(dir), '.git', 'HEAD'), 'utf8').trim();
+  } catch {
+    return null; // a worktree's .git is a file
+  }
+};
+writeResult(`ab-${name}`, {
+  hosts,
+  seconds,
+  connections,
+  rounds,
+  a: { dir: resolve(dirA), head: commitOf(dirA) },
+  b: { dir: resolve(dirB), head: commitOf(dirB) },
+  results,
+});
+await db.drop();
