@@ -66,6 +66,8 @@ export class DashboardController {
   @DashboardPage()
   async overview(@CurrentViewer() viewer: Viewer, @Res() reply: FastifyReply): Promise<void> {
     if (!viewer.canRead) return sendPage(reply, 200, overviewPage(viewer));
+    // Taken first: with no host in the list, the live list resumes from here, and misses none recorded meanwhile.
+    const tail = await this.streams.hostsTail();
     const [platforms, days, worker, logs, recent] = await Promise.all([
       this.platforms.list(),
       this.stats.platformDays(CHART_DAYS),
@@ -82,6 +84,7 @@ export class DashboardController {
         worker: dataOf<never>(worker).data,
         logs,
         recent: dataOf<never>(recent).data,
+        tail,
       }),
     );
   }

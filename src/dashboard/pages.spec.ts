@@ -39,6 +39,7 @@ const overview = (logs: CtLogRow[]): OverviewView => ({
   worker,
   logs,
   recent: [],
+  tail: '2026-11-26T10:00:00.000000Z_0',
 });
 const log = (lag: number | null): CtLogRow => ({
   url: `https://ct.example/${HOSTILE}`,
@@ -56,6 +57,8 @@ const log = (lag: number | null): CtLogRow => ({
 describe('dashboard pages', () => {
   it('shows the CT followers and their lag only when logs are followed', () => {
     expect(overviewPage(viewer, overview([]))).not.toContain('<h3>CT followers');
+    // No host in the list: the live list resumes from where the stream started when the page was made.
+    expect(overviewPage(viewer, overview([]))).toContain('data-after="2026-11-26T10:00:00.000000Z_0"');
     const page = overviewPage(viewer, overview([log(60), log(20_000), log(null)]));
     expect(page).toContain('CT followers <span class="badge warn">lag 20,000</span>');
     expect(page).toContain('<td>60</td>');

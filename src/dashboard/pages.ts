@@ -128,6 +128,8 @@ export interface OverviewView {
   worker: WorkerStatusDto;
   logs: CtLogRow[];
   recent: FeedHostDto[];
+  /** Where the live list's stream starts when the list is empty (the stream's start when the page was made). */
+  tail: string;
 }
 
 export function overviewPage(viewer: Viewer, view?: OverviewView): string {
@@ -166,7 +168,7 @@ export function overviewPage(viewer: Viewer, view?: OverviewView): string {
       <div class="columns">
         <section
           id="live"
-          data-after="${newest ? `${newest.first_seen_at}_${newest.id}` : ''}"
+          data-after="${newest ? `${newest.first_seen_at}_${newest.id}` : view.tail}"
           aria-labelledby="live-title"
         >
           <h2 id="live-title">New hosts <span class="badge" data-live-status>as of loading</span></h2>

@@ -105,6 +105,15 @@ export class StreamService implements OnModuleDestroy {
     private readonly domains: DomainsService,
   ) {}
 
+  /**
+   * Where a stream of new hosts opened now would start: given later as its Last-Event-ID, it resumes here, with
+   * nothing recorded meanwhile missed (a page that lists the newest hosts and opens the stream after).
+   */
+  async hostsTail(): Promise<string> {
+    const { ts } = await this.repository.horizon();
+    return formatEventId({ ts, id: '0' });
+  }
+
   /** Validates the request and opens the stream: errors before it opens are the contract's JSON errors. */
   async open(query: StreamQuery, lastEventId: string | undefined, keyId: string, server: object): Promise<Readable> {
     const resume = lastEventId?.trim() || query.last_event_id;
@@ -136,8 +145,9 @@ export class StreamService implements OnModuleDestroy {
         ? changeFeed(this.repository, this.events, filter, [...new Set(query.types)])
         : hostFeed(this.repository, filter);
       const tail = async () => {
+        if (!changes) return this.hostsTail();
         const { ts } = await this.repository.horizon();
-        return changes ? formatChangeId({ ts, rank: 0, id: '0' }) : formatEventId({ ts, id: '0' });
+        return formatChangeId({ ts, rank: 0, id: '0' });
       };
       const start = resume ?? (await tail());
       session = new StreamSession(this.env, feed, this.logger, filter, start, resume !== undefined, (lag) =>
