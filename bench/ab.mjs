@@ -7,11 +7,9 @@
 //   DIR_A, DIR_B: checkouts whose `dist/` is built (a git worktree of another commit, with node_modules linked);
 //   PATH: an API path after /api/v1 with its query, e.g. '/domains?sort=total_subdomains&offset=400'.
 //   {domain} in a path is replaced by domains of the seed, from the largest to the 900th, in turn.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { createBenchDatabase, loadTest, median, writeResult } from './harness.mjs';
+import { createBenchDatabase, loadTest, median, startService, writeResult } from './harness.mjs';
 
 const [name, dirA, dirB, ...paths] = process.argv.slice(2);
 if (!name || !dirA || !dirB || paths.length === 0) {
@@ -23,53 +21,9 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 
-const freePort = () =>
-  new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => ok(port));
-    });
-  });
-
-/** The build in `dir` on the database, on a free port, once /health/live answers. */
-async function start(dir, dbUrl) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(resolve(dir), 'dist/main.js')], {
-    cwd: resolve(dir),
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: dbUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      WORKER: 'off',
-      DOCS: 'off',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d) => (out = (out + d).slice(-10_000)));
-  child.stderr.on('data', (d) => (out = (out + d).slice(-10_000)));
-  const url = `http://127.0.0.1:${port}`;
-  for (let waited = 0; ; waited += 200) {
-    if (child.exitCode !== null || waited > 120_000) throw new Error(`${dir} did not start: ${out}`);
-    if (
-      await fetch(`${url}/health/live`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
 const db = await createBenchDatabase(`ab_${name.replace(/\W/g, '_')}`, { hosts });
-const a = await start(dirA, db.dbUrl);
-const b = await start(dirB, db.dbUrl);
+const a = await startService(db.dbUrl, {}, dirA);
+const b = await startService(db.dbUrl, {}, dirB);
 const get = async (path) => (await fetch(`${a.url}/api/v1${path}`, { headers: { 'x-api-key': db.token } })).json();
 const domains = (await get('/domains?sort=total_subdomains&limit=1000')).data.map((d) => d.domain);
 const picked = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => domains[Math.min(i, domains.length - 1)]);

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
@@ -179,11 +180,12 @@ function freePort() {
 
 /**
  * The built service (node dist/main.js, WORKER=off unless `env` says) on the database, on a free port; resolves
- * once /health/live answers.
+ * once /health/live answers. `dir`: the checkout whose build runs (another commit's, for an A/B run).
  */
-export async function startService(dbUrl, env = {}) {
+export async function startService(dbUrl, env = {}, dir = '.') {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, [join(resolve(dir), 'dist/main.js')], {
+    cwd: resolve(dir),
     env: {
       PATH: process.env.PATH,
       DATABASE_URL: dbUrl,
