@@ -35,6 +35,23 @@ describe('queueing scans', () => {
     expect(await queuedAt('two.com')).toEqual(first);
   });
 
+  it('queueing a domain whose scan runs keeps the request for when that scan ends', async () => {
+    await t.dataSource.query(
+      `INSERT INTO domains (domain, platform_slug, enabled, next_scan_at)
+       VALUES ('busy.com', 'self', false, now() + interval '1 day')`,
+    );
+    await t.dataSource.query(
+      `INSERT INTO scans (domain_id, trigger, status, lease_until, worker_id)
+       SELECT id, 'cron', 'running', now() + interval '5 minutes', 'another-worker' FROM domains WHERE domain = 'busy.com'`,
+    );
+    const res = await t.post('/scans', { domain: 'busy.com' }, bearer(writer));
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ data: { domain: 'busy.com', status: 'queued' } });
+    expect(await queuedAt('busy.com')).toBeInstanceOf(Date);
+    const status = (await t.get('/scans/status', bearer(writer))).body.data;
+    expect(status.health.running_scans).toBe(1);
+  });
+
   it('POST /scans/rescan-all makes every enabled domain due and counts them', async () => {
     const res = await t.post('/scans/rescan-all', undefined, bearer(writer));
     expect(res.status).toBe(202);

@@ -76,8 +76,8 @@ describe('live stream and webhooks across processes', () => {
       const stream = (extra: Record<string, string> = {}) =>
         SseClient.open(`${api.baseUrl}/api/v1/subdomains/stream?platform=hackerone`, { ...headers, ...extra });
 
-      // The worker scans the domain as soon as it starts (it is due once added); a scan queued while that one
-      // runs is not queued again, so the names below would never be read. Wait for it to end first.
+      // The worker scans the domain as soon as it starts (it is due once added). Wait for that scan to end, so
+      // that the names below are read by the scan queued for them, in one delivery.
       await waitFor('the first scheduled scan to end', async () => {
         const res = await fetch(`${api.baseUrl}/api/v1/scans?domain=acme.test&limit=1`, { headers });
         const [scan] = ((await res.json()) as { data: { status: string }[] }).data;

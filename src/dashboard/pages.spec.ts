@@ -1,5 +1,5 @@
 import type { CtLogRow } from '../ct/ct-logs.repository.js';
-import type { WorkerStatusDto } from '../scans/dto/scan.dto.js';
+import type { ScanDto, WorkerStatusDto } from '../scans/dto/scan.dto.js';
 import {
   domainPage,
   hostPage,
@@ -159,6 +159,33 @@ describe('dashboard pages', () => {
     expect(domainPage({ ...viewer, canWrite: true }, 'example.com', view)).toContain('Queue a scan');
     expect(domainPage(viewer, 'example.com', { ...view, queuedSince: '2026-11-26T10:00:00.000000Z' })).toContain(
       'A scan of example.com is queued (since 2026-11-26 10:00 UTC)',
+    );
+    const running: ScanDto = {
+      id: '6f1c2d3e-0000-4000-8000-000000000001',
+      domain: 'example.com',
+      platform: 'self',
+      trigger: 'cron',
+      status: 'running',
+      found_count: 0,
+      new_count: 0,
+      reactivated_count: 0,
+      inactive_count: 0,
+      dropped_count: 0,
+      error: null,
+      started_at: '2026-11-26T09:59:00.000000Z',
+      finished_at: null,
+      duration_ms: null,
+    };
+    expect(domainPage(viewer, 'example.com', { ...view, scans: [running] })).toContain(
+      'A scan of example.com is running.',
+    );
+    const both = domainPage(viewer, 'example.com', {
+      ...view,
+      scans: [running],
+      queuedSince: '2026-11-26T10:00:00.000000Z',
+    });
+    expect(both.replace(/\s+/g, ' ')).toContain(
+      'A scan of example.com is running; another is queued (since 2026-11-26 10:00 UTC) and starts when it ends.',
     );
   });
 

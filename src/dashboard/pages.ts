@@ -379,14 +379,19 @@ export function domainPage(viewer: Viewer, name: string, view?: DomainView): str
         ${domain.last_scan_status ? `(${domain.last_scan_status})` : ''}
       </p>
       ${
-        view.queuedSince
+        view.queuedSince && view.scans[0]?.status === 'running'
           ? html`<p class="notice" role="status">
-              A scan of ${domain.domain} is queued (since ${when(view.queuedSince)}); the worker starts it at its next
-              tick.
+              A scan of ${domain.domain} is running; another is queued (since ${when(view.queuedSince)}) and starts when
+              it ends.
             </p>`
-          : view.scans[0]?.status === 'running'
-            ? html`<p class="notice" role="status">A scan of ${domain.domain} is running.</p>`
-            : ''
+          : view.queuedSince
+            ? html`<p class="notice" role="status">
+                A scan of ${domain.domain} is queued (since ${when(view.queuedSince)}); the worker starts it at its next
+                tick.
+              </p>`
+            : view.scans[0]?.status === 'running'
+              ? html`<p class="notice" role="status">A scan of ${domain.domain} is running.</p>`
+              : ''
       }
       <section>
         <dl class="figures">

@@ -204,14 +204,15 @@ export class DomainsRepository {
     return row?.at ?? null;
   }
 
-  /** Asks the worker for a scan at its next tick; a domain already queued keeps its place. */
+  /**
+   * Asks the worker for a scan at its next tick; a domain already queued keeps its place. A domain whose scan runs
+   * stays queued: the claim passes over it until that scan ends, then starts the one asked for, which reads the
+   * sources afresh.
+   */
   async markQueued(id: number): Promise<void> {
-    await affected(
-      this.domains.manager,
-      `UPDATE domains SET queued_at = COALESCE(queued_at, now())
-        WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM scans WHERE domain_id = $1 AND status = 'running')`,
-      [id],
-    );
+    await affected(this.domains.manager, `UPDATE domains SET queued_at = COALESCE(queued_at, now()) WHERE id = $1`, [
+      id,
+    ]);
   }
 
   /** Makes every enabled domain due now (index domains_due_idx); returns how many. */

@@ -59,7 +59,7 @@ export class ScansController {
   @ApiOperation({
     summary: 'Queue a scan of one tracked root domain; the worker starts it at its next tick',
     description:
-      'Needs a key with the write scope. Body: `{"domain": "example.com"}`, a tracked root domain. Queueing a domain that is already queued keeps its place. Follow it with GET /scans?domain=…&limit=1.',
+      'Needs a key with the write scope. Body: `{"domain": "example.com"}`, a tracked root domain. Queueing a domain that is already queued keeps its place. A domain whose scan is running stays queued: a new scan starts when that one ends. Follow it with GET /scans?domain=…&limit=1.',
   })
   @ApiEnvelope(QueuedScanDto, { status: 202, description: 'Queued for the worker' })
   @ApiErrors('invalid_body', 'invalid_domain', 'not_found', 'payload_too_large')
