@@ -6,7 +6,7 @@ import type { Scope } from '../auth/api-key.entity.js';
 import { Public } from '../common/decorators/auth.decorators.js';
 import { Environment } from '../config/environment.js';
 import type { SessionUser } from './account.repository.js';
-import { AccountError, AccountService, randomToken, sameSecret, SESSION_DAYS } from './account.service.js';
+import { AccountError, AccountService, randomToken, SESSION_DAYS } from './account.service.js';
 import { AccountPageFilter } from './account-page.filter.js';
 import { ACCOUNT_CSS, ACCOUNT_JS } from './assets.js';
 import { UUID } from '../common/validation/param.pipes.js';
@@ -25,21 +25,16 @@ import { sendPage } from './respond.js';
 import {
   currentSession,
   LEGACY_SESSION_PATH,
+  formField as field,
   requestCookies,
-  requireSameOrigin,
+  requireFormPost,
   SESSION_COOKIE,
   sessionIds,
-  staleForm,
 } from './session.js';
 
 const SIGN_IN_COOKIE = 'sm_sign_in';
 
 type Form = Record<string, unknown>;
-
-const field = (body: unknown, name: string): string | undefined => {
-  const value = (body as Form | undefined)?.[name];
-  return typeof value === 'string' ? value : undefined;
-};
 
 /**
  * Where to go once signed in: a page of the dashboard or the account area named by its path (and query), never
@@ -96,9 +91,8 @@ export class AccountController {
 
   @Post('sign-in')
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    requireSameOrigin(request, this.publicOrigin);
     const expected = requestCookies(request)[SIGN_IN_COOKIE];
-    if (!expected || !sameSecret(field(request.body, '_csrf'), expected)) throw staleForm();
+    requireFormPost(request, this.publicOrigin, expected);
     const email = field(request.body, 'email') ?? '';
     const next = nextPage(field(request.body, 'next'));
     try {
@@ -224,10 +218,9 @@ export class AccountController {
 
   /** The user behind a form post: a current session, and the form carries that session's CSRF token. */
   private async formUser(request: FastifyRequest): Promise<SessionUser> {
-    requireSameOrigin(request, this.publicOrigin);
     const user = await this.user(request);
     if (!user) throw new AccountError(401, 'Signed out', 'Your session has ended. Sign in again.');
-    if (!sameSecret(field(request.body, '_csrf'), user.csrf_token)) throw staleForm();
+    requireFormPost(request, this.publicOrigin, user.csrf_token);
     return user;
   }
 

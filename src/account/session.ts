@@ -1,7 +1,7 @@
 import { parseCookie } from 'cookie';
 import type { FastifyRequest } from 'fastify';
 import type { SessionUser } from './account.repository.js';
-import { AccountError, type AccountService } from './account.service.js';
+import { AccountError, type AccountService, sameSecret } from './account.service.js';
 
 /** The signed-in session's cookie, read by the account page and the dashboard alike (Path=/). */
 export const SESSION_COOKIE = 'sm_session';
@@ -56,6 +56,25 @@ export function requireSameOrigin(request: FastifyRequest, publicOrigin: string 
         origin !== `${request.protocol}://${request.host}` &&
         origin !== publicOrigin;
   if (foreign) throw staleForm();
+}
+
+/** A text field of a posted form, or undefined. */
+export function formField(body: unknown, name: string): string | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * A form post from this origin whose `_csrf` field carries the token expected (the session's, or the sign-in
+ * form's); throws the "form expired" page otherwise, and when no token is expected.
+ */
+export function requireFormPost(
+  request: FastifyRequest,
+  publicOrigin: string | undefined,
+  expected: string | undefined,
+): asserts expected is string {
+  requireSameOrigin(request, publicOrigin);
+  if (!expected || !sameSecret(formField(request.body, '_csrf'), expected)) throw staleForm();
 }
 
 export function staleForm(): AccountError {

@@ -1,10 +1,10 @@
 import { Controller, Get, Headers, Param, Post, Query, Req, Res, UseFilters, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AccountError, AccountService, sameSecret } from '../account/account.service.js';
+import { AccountError, AccountService } from '../account/account.service.js';
 import { AccountPageFilter } from '../account/account-page.filter.js';
 import { sendPage } from '../account/respond.js';
-import { currentSession, requireSameOrigin, staleForm } from '../account/session.js';
+import { currentSession, requireFormPost } from '../account/session.js';
 import type { RenderedJson } from '../common/rendered-json.js';
 import { Public } from '../common/decorators/auth.decorators.js';
 import { HostNamePipe, RootDomainPipe } from '../common/validation/param.pipes.js';
@@ -19,6 +19,7 @@ import { ListScansQuery } from '../scans/dto/list-scans.query.js';
 import { ScansService } from '../scans/scans.service.js';
 import { StatsService } from '../stats/stats.service.js';
 import { StreamQuery } from '../stream/dto/stream.query.js';
+import { eventStreamReply } from '../stream/event-stream-reply.js';
 import { StreamService } from '../stream/stream.service.js';
 import { DASHBOARD_JS, UPLOT_CSS, UPLOT_JS } from './assets.js';
 import { FormQueryInterceptor } from './form-query.interceptor.js';
@@ -124,9 +125,7 @@ export class DashboardController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    requireSameOrigin(request, this.publicOrigin);
-    const csrf = (request.body as Record<string, unknown> | undefined)?._csrf;
-    if (!sameSecret(typeof csrf === 'string' ? csrf : undefined, viewer.csrf)) throw staleForm();
+    requireFormPost(request, this.publicOrigin, viewer.csrf);
     if (!viewer.canWrite) {
       throw new AccountError(403, 'Not allowed', 'Queueing a scan needs an active API key with the write scope.');
     }
@@ -183,16 +182,7 @@ export class DashboardController {
       throw new AccountError(403, 'No key', 'The live list needs an active API key.');
     }
     const body = await this.streams.open(query, lastEventId, `session:${user.user_id}`, request.server.server);
-    const socket = reply.raw.socket;
-    const hangUp = () => socket?.destroy();
-    reply.raw.once('finish', hangUp);
-    body.once('close', hangUp);
-    void reply
-      .type('text/event-stream; charset=utf-8')
-      .header('cache-control', 'no-cache, no-store')
-      .header('x-accel-buffering', 'no')
-      .header('connection', 'close')
-      .send(body);
+    void eventStreamReply(reply, body).send(body);
   }
 
   @Get('app.js')

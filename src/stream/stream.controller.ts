@@ -5,6 +5,7 @@ import { CurrentKey, RequireScope } from '../common/decorators/auth.decorators.j
 import { ApiErrors } from '../common/openapi/api-responses.js';
 import type { AuthenticatedKey } from '../auth/api-keys.service.js';
 import { StreamQuery } from './dto/stream.query.js';
+import { eventStreamReply } from './event-stream-reply.js';
 import { StreamService } from './stream.service.js';
 
 @ApiTags('Subdomains')
@@ -66,17 +67,7 @@ export class StreamController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const body = await this.streams.open(query, lastEventId, key.id, request.server.server);
-    void reply
-      .type('text/event-stream; charset=utf-8')
-      .header('cache-control', 'no-cache, no-store')
-      .header('x-accel-buffering', 'no')
-      .header('connection', 'close');
-    // A stream's connection is never reused. Once the stream has ended (the process is stopping) or its client
-    // has gone (a half-closed socket ends it too), close the connection rather than wait for the client's side.
-    const socket = reply.raw.socket;
-    const hangUp = () => socket?.destroy();
-    reply.raw.once('finish', hangUp);
-    body.once('close', hangUp);
+    void eventStreamReply(reply, body);
     return body;
   }
 }
