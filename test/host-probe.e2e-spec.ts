@@ -188,6 +188,65 @@ describe('the HTTP probe', () => {
       expect((await t.get('/export?domain=probe.test&search=exp.', auth)).text).toBe('exp.probe.test\n');
       expect((await t.get('/export?fields=ips,bogus', auth)).status).toBe(400);
     });
+
+    it('carries the fields asked for on the platform bulk feed, in json and txt', async () => {
+      dns.cnames.set('bulk.probe.test', 'edge.cdn.example');
+      dns.records.set('edge.cdn.example', ['127.0.0.1']);
+      web.pages.set('bulk.probe.test', { status: 404, body: '<title>Not\there</title>' });
+      dns.records.set('quiet.probe.test', ['127.0.0.3']); // nothing listens there
+      await scan(t, 'probe.test', ['bulk.probe.test', 'quiet.probe.test']);
+      const auth = bearer(await t.token(['read']));
+      const page = async (query: string) => {
+        // Walk the whole feed: the probe.test rows, whatever else the platform holds.
+        const rows: Record<string, unknown>[] = [];
+        for (let cursor: string | null = null; ;) {
+          const res = await t.get(
+            `/platforms/self/subdomains?active=false&limit=2&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+            auth,
+          );
+          expect(res.status).toBe(200);
+          rows.push(...res.body.data);
+          cursor = res.body.meta.next_cursor;
+          if (!cursor) return Object.fromEntries(rows.map((r) => [r.host, r]));
+        }
+      };
+
+      const rows = await page('fields=title,ips,cname,status');
+      expect(rows['bulk.probe.test']).toEqual({
+        host: 'bulk.probe.test',
+        domain: 'probe.test',
+        is_active: true,
+        sources: expect.any(Array),
+        ips: ['127.0.0.1'],
+        cname: ['edge.cdn.example'],
+        status: 404,
+        title: 'Not here',
+      });
+      // A host with no alias, where nothing answers: an empty chain, no status or title.
+      expect(rows['quiet.probe.test']).toMatchObject({ ips: ['127.0.0.3'], cname: [], status: null, title: null });
+      // Only the fields asked for; without fields, the contract's row.
+      expect(Object.keys((await page('fields=status'))['bulk.probe.test']).sort()).toEqual(
+        ['domain', 'host', 'is_active', 'sources', 'status'].sort(),
+      );
+      expect(Object.keys((await page(''))['bulk.probe.test']).sort()).toEqual(
+        ['domain', 'host', 'is_active', 'sources'].sort(),
+      );
+
+      const text = await t.get(
+        '/platforms/self/subdomains?format=txt&active=false&limit=10000&fields=ips,cname,status,title',
+        auth,
+      );
+      expect(text.status).toBe(200);
+      const lines = text.text.split('\n');
+      expect(lines).toContain('bulk.probe.test\t127.0.0.1\tedge.cdn.example\t404\tNot here');
+      expect(lines).toContain('quiet.probe.test\t127.0.0.3\t\t\t');
+      expect((await t.get('/platforms/self/subdomains?format=txt&limit=10000', auth)).text.split('\n')).toContain(
+        'bulk.probe.test',
+      );
+      const bad = await t.get('/platforms/self/subdomains?fields=ips,bogus', auth);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.code).toBe('invalid_query');
+    });
   });
 
   describe('by default', () => {

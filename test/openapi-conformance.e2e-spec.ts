@@ -103,6 +103,9 @@ const CASES: Record<string, Case[]> = {
   'GET /platforms/{slug}/subdomains': [
     { status: 200, path: '/platforms/hackerone/subdomains?limit=1' },
     { status: 200, path: '/platforms/hackerone/subdomains?limit=1&format=txt&active=false' },
+    { status: 200, path: '/platforms/hackerone/subdomains?limit=3&fields=ips,cname,status,title' },
+    { status: 200, path: '/platforms/hackerone/subdomains?limit=3&format=txt&fields=title' },
+    { status: 400, path: '/platforms/hackerone/subdomains?fields=nope' },
     { status: 400, path: '/platforms/hackerone/subdomains?cursor=forged' },
     { status: 400, path: '/platforms/hackerone/subdomains?format=xml' },
     { status: 401, path: '/platforms/hackerone/subdomains', key: 'none' },

@@ -83,6 +83,23 @@ const FIELD: Record<ExportField, Record<ExportFormat, string>> = {
   },
 };
 
+/** A host's line of a txt list with the extra fields asked for: the host, then each field, tab-separated. */
+export function textLine(fields: readonly ExportField[]): string {
+  return line('txt', fields);
+}
+
+/**
+ * The extra fields as columns of a row statement over hosts h (the platform bulk feed, rendered by row_to_json):
+ * arrays (empty where nothing is known), a number or a text (null where nothing is known), as the json export has
+ * them.
+ */
+export const FIELD_COLUMNS: Record<ExportField, string> = {
+  ips: `coalesce(${ips}, '{}')`,
+  cname: `coalesce(${cname}, '{}')`,
+  status,
+  title,
+};
+
 /**
  * A root without exclusion rules has no host out of scope (a rule's hosts are set out of scope in the transaction
  * that adds the rule or the host: applyScopeRules, upsertSeenHosts; the domain counters rely on it too). So in

@@ -25,6 +25,8 @@ import {
 import type { DomainNewHostDto, FeedHostDto, PlatformHostDto, SearchHostDto } from './dto/host.dto.js';
 import type { HostFilter } from './dto/host-queries.js';
 import type { TrackedDomain } from '../domains/domains.repository.js';
+import type { ExportField } from '../export/dto/export.query.js';
+import { FIELD_COLUMNS, textLine } from '../export/export.sql.js';
 import type { HostDnsDto, HttpProbeDto, TakeoverDto } from '../intel/dto/dns.dto.js';
 
 export interface HostDetailRow {
@@ -74,6 +76,10 @@ export interface PlatformPageOptions {
   activeOnly: boolean;
   /** Out-of-scope hosts: none of them unless asked for (see ScopeMode); all when not given. */
   scope?: ScopeMode;
+  /** What is known of each host, as extra columns (json) or as the txt line (see textLines). */
+  fields?: readonly ExportField[];
+  /** Rows carry `line`, the host's txt line with its fields. */
+  textLines?: boolean;
 }
 
 /**
@@ -109,8 +115,12 @@ export function platformPageStatement(opts: PlatformPageOptions): Statement {
   if (opts.activeOnly) where.push('h.is_active');
   where.push(...hiddenConditions(undefined, opts.scope));
   if (opts.after) where.push(`(d.domain, h.host) > (${q.p(opts.after.domain)}, ${q.p(opts.after.host)})`);
+  const fields = opts.fields ?? [];
+  const extra = opts.textLines
+    ? `, ${textLine(fields)} AS line`
+    : fields.map((f) => `, ${FIELD_COLUMNS[f]} AS ${f}`).join('');
   return {
-    sql: `SELECT h.host, d.domain, h.is_active, ${sourcesSql()}
+    sql: `SELECT h.host, d.domain, h.is_active, ${sourcesSql()}${extra}
             FROM domains d JOIN hosts h ON h.domain_id = d.id
            WHERE ${where.join(' AND ')}
            ORDER BY d.domain, h.host
@@ -290,9 +300,9 @@ export class HostsRepository {
     return jsonPage(this.db, platformPageStatement(opts), opts.limit);
   }
 
-  /** The same page as rows, for the plain-text list. */
-  platformRows(opts: PlatformPageOptions): Promise<PlatformHostDto[]> {
-    const { sql, params } = platformPageStatement(opts);
-    return rows<PlatformHostDto>(this.db, sql, params);
+  /** The same page as rows, for the plain-text list (with `line` when fields are asked for). */
+  platformRows(opts: PlatformPageOptions): Promise<(PlatformHostDto & { line?: string })[]> {
+    const { sql, params } = platformPageStatement({ ...opts, textLines: Boolean(opts.fields?.length) });
+    return rows<PlatformHostDto & { line?: string }>(this.db, sql, params);
   }
 }

@@ -108,14 +108,17 @@ export class HostsService {
     });
   }
 
-  /** The same page as a plain host list, one per line, and the cursor of the next page (null at the end). */
+  /**
+   * The same page as a plain host list, one per line (with its fields after it, tab-separated), and the cursor of
+   * the next page (null at the end).
+   */
   async platformText(slug: string, query: PlatformHostsQuery) {
     const found = await this.hosts.platformRows(this.platformPageOptions(slug, query));
     if (found.length === 0) await this.platforms.requirePlatform(slug);
     const data = found.slice(0, query.limit);
     const last = data.at(-1);
     return {
-      text: data.map((h) => `${h.host}\n`).join(''),
+      text: data.map((h) => `${h.line ?? h.host}\n`).join(''),
       nextCursor: found.length > query.limit && last ? encodePlatformCursor(last) : null,
     };
   }
@@ -128,6 +131,7 @@ export class HostsService {
       program: query.program,
       activeOnly: query.active,
       scope: query.scope,
+      fields: query.fields,
     };
   }
 

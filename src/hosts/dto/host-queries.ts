@@ -2,6 +2,7 @@ import { IsOptional, Matches } from 'class-validator';
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import {
   BoolParam,
+  EnumListParam,
   EnumParam,
   LimitParam,
   OffsetParam,
@@ -11,6 +12,7 @@ import {
 import { WindowQuery } from '../../common/validation/window.js';
 import { FeedKnowledgeQuery, KnowledgeFilterQuery, ScopeParam } from '../../intel/dto/knowledge-filter.query.js';
 import type { ScopeMode } from '../../intel/knowledge-filter.js';
+import { EXPORT_FIELDS, type ExportField } from '../../export/dto/export.query.js';
 
 export const HOST_FILTERS = ['all', 'new', 'active', 'inactive'] as const;
 export type HostFilter = (typeof HOST_FILTERS)[number];
@@ -96,6 +98,16 @@ export class PlatformHostsQuery {
 
   @EnumParam(FEED_FORMATS, 'json', 'json: the envelope; txt: one host per line, next cursor in X-Next-Cursor')
   format: (typeof FEED_FORMATS)[number] = 'json';
+
+  @EnumListParam(
+    EXPORT_FIELDS,
+    `What is known of each host, a comma list of ${EXPORT_FIELDS.join(', ')}, as in GET /export: the addresses (A ` +
+      'and AAAA) and the CNAME chain of the last DNS answer, the status and title of the last HTTP probe. json: ' +
+      'extra keys of each row (arrays, a number, a string; empty arrays or null where nothing is known); txt: ' +
+      'tab-separated after the host (addresses and chain space-separated, empty where nothing is known).',
+    'ips,status,title',
+  )
+  fields?: ExportField[];
 }
 
 export class PlatformNewHostsQuery extends FeedQuery {

@@ -118,6 +118,32 @@ export class PlatformHostDto {
   @ApiProperty(DOMAIN) domain: string;
   @ApiProperty(ACTIVE) is_active: boolean;
   @ApiProperty(SOURCES) sources: HostSource[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'With fields=ips: the A and AAAA addresses of the last DNS answer; empty where none is known',
+  })
+  ips?: string[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'With fields=cname: the CNAME chain of the last DNS answer, in order; empty where none is known',
+  })
+  cname?: string[];
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: 'With fields=status: the status of the last HTTP probe; null where none is known',
+  })
+  status?: number | null;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    description: 'With fields=title: the title of the last HTTP probe; null where none is known',
+  })
+  title?: string | null;
 }
 
 export class FeedCursorDto {
