@@ -232,6 +232,10 @@ describe('the HTTP probe', () => {
         ['domain', 'host', 'is_active', 'sources'].sort(),
       );
 
+      // A field named twice is one key (JSON.parse would hide a repeated key: count them in the text).
+      const twice = await t.get('/platforms/self/subdomains?active=false&limit=10000&fields=status,status', auth);
+      expect(twice.text.match(/"status":/g)).toHaveLength(twice.body.data.length);
+
       const text = await t.get(
         '/platforms/self/subdomains?format=txt&active=false&limit=10000&fields=ips,cname,status,title',
         auth,

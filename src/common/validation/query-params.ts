@@ -191,7 +191,10 @@ export function EnumListParam(values: readonly string[], description: string, ex
   return applyDecorators(
     ApiPropertyOptional({ type: 'string', description, example }),
     IsOptional(),
-    Transform(({ value }: { value: unknown }) => (single(value) ? value.split(',').map((v) => v.trim()) : value)),
+    // Each value once, in the order first named: `ips,ips` is `ips`.
+    Transform(({ value }: { value: unknown }) =>
+      single(value) ? [...new Set(value.split(',').map((v) => v.trim()))] : value,
+    ),
     IsIn(values, { each: true, message }),
     IsString({ each: true, message }),
   );
