@@ -323,8 +323,8 @@ export interface JsonPage<L> {
   found: number;
   /** How many rows the array holds. */
   count: number;
-  /** The last row in the array, decoded (for cursors); null when it is empty. */
-  last: L | null;
+  /** The last row in the array, decoded when read (for cursors); null when it is empty. */
+  readonly last: L | null;
 }
 
 /**
@@ -357,6 +357,9 @@ function pageOfLines<L>(lines: string | null, take: number): JsonPage<L> {
     json: `[${kept.replaceAll('\n', ',')}]`,
     found,
     count: Math.min(found, take),
-    last: JSON.parse(kept.slice(lastStart)) as L,
+    // Decoded only for a caller that makes a cursor of it.
+    get last() {
+      return JSON.parse(kept.slice(lastStart)) as L;
+    },
   };
 }
