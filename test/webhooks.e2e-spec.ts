@@ -241,6 +241,27 @@ describe('webhooks', () => {
     for (const id of ids) await webhooks().remove(id);
   });
 
+  it('lists the newest deliveries of several webhooks at once, each its own', async () => {
+    const many = await webhooks().add({ url: `${receiver.url}/many` });
+    const one = await webhooks().add({ url: `${receiver.url}/one` });
+    const none = await webhooks().add({ url: `${receiver.url}/none` });
+    await t.dataSource.query(
+      `INSERT INTO webhook_deliveries (webhook_id, kind, created_at, attempts, done_at, outcome, last_status)
+       SELECT $1::uuid, 'test', now() - make_interval(mins => n), 1, now(), 'delivered', 200 + n
+         FROM generate_series(1, 12) n
+       UNION ALL SELECT $2::uuid, 'test', now(), 1, now(), 'delivered', 204`,
+      [many, one],
+    );
+    const recent = await t.app.get(WebhooksService).recentDeliveries([many, one, none], 10);
+    // The ten newest of the first, newest first; the one of the second; none of the third.
+    expect(recent.get(many)?.map((d) => d.http_status)).toEqual([201, 202, 203, 204, 205, 206, 207, 208, 209, 210]);
+    expect(recent.get(one)?.map((d) => d.http_status)).toEqual([204]);
+    expect(recent.get(none)).toEqual([]);
+    // The same rows as the one-webhook list gives.
+    expect(recent.get(many)).toEqual((await webhooks().deliveries(many)).slice(0, 10));
+    for (const id of [many, one, none]) await webhooks().remove(id);
+  });
+
   // Last: it stops the app's deliveries, to claim by hand as two workers would.
   it('records nothing for a worker whose lease ran out, once another has taken the delivery up', async () => {
     await deliveries().beforeApplicationShutdown();

@@ -231,12 +231,11 @@ export class AccountController {
   ): Promise<string> {
     const pageUser: PageUser = { email: user.email, name: user.name, csrf: user.csrf_token };
     const own = await this.webhooks.list(user.user_id);
-    const withDeliveries = await Promise.all(
-      own.map(async (webhook) => ({
-        webhook,
-        deliveries: (await this.webhooks.deliveries(webhook.id)).slice(0, DELIVERIES_SHOWN),
-      })),
+    const recent = await this.webhooks.recentDeliveries(
+      own.map((webhook) => webhook.id),
+      DELIVERIES_SHOWN,
     );
+    const withDeliveries = own.map((webhook) => ({ webhook, deliveries: recent.get(webhook.id) ?? [] }));
     return accountPage(pageUser, await this.account.listKeys(user.user_id), {
       ...keys,
       webhooks: { ...webhooks, webhooks: withDeliveries },

@@ -65,6 +65,13 @@ export function webhookState(w: Pick<WebhookRow, 'paused_at' | 'failing_since'>)
 }
 
 /** One delivery of a webhook, as its owner sees it. */
+/** A delivery as the API and the account page show it, from webhook_deliveries x and its scan s. */
+const DELIVERY_COLUMNS = `x.id, x.kind, ${isoSql('x.created_at')} AS created_at,
+       coalesce(s.new_count, x.new_count, 0) AS event_count,
+       coalesce(x.outcome, 'pending') AS status, x.attempts, ${isoSql('x.last_attempt_at')} AS last_attempt_at,
+       x.last_status AS http_status, x.duration_ms, x.last_error AS error,
+       CASE WHEN x.done_at IS NULL THEN ${isoSql('x.next_attempt_at')} END AS next_attempt_at`;
+
 export interface DeliveryRow {
   id: string;
   kind: DeliveryKind;
@@ -304,16 +311,31 @@ export class WebhooksRepository {
   deliveries(webhookId: string, limit: number, deliveryId?: string): Promise<DeliveryRow[]> {
     return rows<DeliveryRow>(
       this.db,
-      `SELECT x.id, x.kind, ${isoSql('x.created_at')} AS created_at,
-              coalesce(s.new_count, x.new_count, 0) AS event_count,
-              coalesce(x.outcome, 'pending') AS status, x.attempts, ${isoSql('x.last_attempt_at')} AS last_attempt_at,
-              x.last_status AS http_status, x.duration_ms, x.last_error AS error,
-              CASE WHEN x.done_at IS NULL THEN ${isoSql('x.next_attempt_at')} END AS next_attempt_at
+      `SELECT ${DELIVERY_COLUMNS}
          FROM webhook_deliveries x LEFT JOIN scans s ON s.id = x.scan_id
         WHERE x.webhook_id = $1 AND ($3::uuid IS NULL OR x.id = $3)
         ORDER BY x.created_at DESC, x.id DESC LIMIT $2`,
       [webhookId, limit, deliveryId ?? null],
     );
+  }
+
+  /** The newest `limit` deliveries of each of these webhooks, in one statement (the account page lists them all). */
+  async recentDeliveries(webhookIds: string[], limit: number): Promise<Map<string, DeliveryRow[]>> {
+    const found = new Map<string, DeliveryRow[]>(webhookIds.map((id) => [id, []]));
+    if (webhookIds.length === 0) return found;
+    const listed = await rows<DeliveryRow & { webhook_id: string }>(
+      this.db,
+      `SELECT w.id::text AS webhook_id, d.*
+         FROM unnest($1::uuid[]) AS w(id)
+        CROSS JOIN LATERAL (
+          SELECT ${DELIVERY_COLUMNS}
+            FROM webhook_deliveries x LEFT JOIN scans s ON s.id = x.scan_id
+           WHERE x.webhook_id = w.id
+           ORDER BY x.created_at DESC, x.id DESC LIMIT $2) d`,
+      [webhookIds, limit],
+    );
+    for (const { webhook_id, ...delivery } of listed) found.get(webhook_id)?.push(delivery);
+    return found;
   }
 
   /**

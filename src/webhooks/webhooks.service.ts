@@ -207,6 +207,11 @@ export class WebhooksService {
     return this.webhooks.deliveries(id, MAX_DELIVERIES_SHOWN);
   }
 
+  /** The newest `limit` deliveries of each webhook, by webhook id. */
+  recentDeliveries(ids: string[], limit: number): Promise<Map<string, DeliveryRow[]>> {
+    return this.webhooks.recentDeliveries(ids, limit);
+  }
+
   retry(id: string, deliveryId: string): Promise<DeliveryRow | null> {
     return this.webhooks.retry(id, deliveryId);
   }
