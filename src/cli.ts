@@ -16,10 +16,20 @@ function fail(error: unknown): never {
   process.exit(1);
 }
 
+/**
+ * Help needs no database: `--help`, `-h` or `help` anywhere a command is named, or no command at all. Opening one
+ * would create a database under DATA_DIR on a fresh machine just to print the commands.
+ */
+function asksForHelp(args: string[]): boolean {
+  return args.length === 0 || args[0] === 'help' || args.some((arg) => arg === '--help' || arg === '-h');
+}
+
 async function main(): Promise<void> {
   const env = loadEnvironment();
   // Attaches to a running service's embedded database rather than opening its directory a second time.
-  const database = await openDatabase(env, 'attach');
+  const database = asksForHelp(process.argv.slice(2))
+    ? { target: null, close: async () => {} }
+    : await openDatabase(env, 'attach');
   let failure: unknown = null;
   try {
     const app = await CommandFactory.createWithoutRunning(CliModule.forRoot(env, database.target), {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, runCli } from './fixtures/cli.js';
@@ -316,6 +316,24 @@ describe('operator CLI', () => {
     const short = await runCliAs(['webhooks', 'add', 'https://x.example/', '--secret'], 'short\n');
     expect([short.code, short.stderr]).toEqual([1, expect.stringMatching(/at least 16 characters/)]);
     expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM webhooks`)).toEqual([{ n: 0 }]);
+  });
+
+  it('prints its help without opening a database, or making one where none is', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'sm-cli-help-'));
+    try {
+      const dir = join(empty, 'data');
+      for (const args of [['--help'], ['help'], ['domains', '--help'], ['tokens', 'create', '-h']]) {
+        const r = await runCli(args, { DATA_DIR: dir, LOG_LEVEL: 'error' });
+        expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: '' });
+        expect(r.stdout).toMatch(/^Usage: /);
+      }
+      // An unreachable server is never asked either.
+      const server = await runCli(['--help'], { DATABASE_URL: 'postgres://127.0.0.1:1/none', LOG_LEVEL: 'error' });
+      expect(server.code).toBe(0);
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it('migrate reports an up-to-date schema', async () => {

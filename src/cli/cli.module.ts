@@ -56,7 +56,8 @@ import {
 /** The operator's commands, on the same modules and database as the service. */
 @Module({})
 export class CliModule {
-  static forRoot(env: Environment, database: DatabaseTarget): DynamicModule {
+  /** `database` null: the commands are listed (help), and no database is opened. */
+  static forRoot(env: Environment, database: DatabaseTarget | null): DynamicModule {
     return {
       module: CliModule,
       imports: [

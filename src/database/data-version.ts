@@ -43,7 +43,7 @@ export class DataVersion implements OnModuleDestroy {
     private readonly info: DatabaseInfo,
     private readonly env: Environment,
   ) {
-    this.listener = new PgListener(poolOf(db).options, DATA_VERSION_CHANNEL, this.logger, {
+    this.listener = new PgListener(() => poolOf(db).options, DATA_VERSION_CHANNEL, this.logger, {
       notification: () => this.move(),
       connected: () => this.move(),
       wanted: () => true,

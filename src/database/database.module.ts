@@ -10,24 +10,36 @@ import { DatabaseInfo, MigrationReport } from './database-info.js';
 
 export { DatabaseInfo, MigrationReport };
 
-/** The TypeORM data source; pending migrations are applied before anything else uses it. */
+/** Where a data source that is never connected would point: nowhere it could reach. */
+const UNCONNECTED: DatabaseTarget = { kind: 'server', url: 'postgres://unconnected.invalid/none' };
+
+/**
+ * The TypeORM data source; pending migrations are applied before anything else uses it. With `target` null (the
+ * CLI asked only for its help) the data source is made but never connected: nothing is opened, or created.
+ */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(target: DatabaseTarget, env: Environment): DynamicModule {
+  static forRoot(target: DatabaseTarget | null, env: Environment): DynamicModule {
     const report = new MigrationReport();
     return {
       module: DatabaseModule,
       providers: [
         { provide: MigrationReport, useValue: report },
-        { provide: DatabaseInfo, useValue: new DatabaseInfo(target) },
+        { provide: DatabaseInfo, useValue: new DatabaseInfo(target ?? UNCONNECTED) },
         DataVersion,
       ],
       exports: [MigrationReport, DatabaseInfo, DataVersion],
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...dataSourceOptions(target, env), retryAttempts: 2, retryDelay: 1000 }),
+          useFactory: () => ({
+            ...dataSourceOptions(target ?? UNCONNECTED, env),
+            retryAttempts: 2,
+            retryDelay: 1000,
+            manualInitialization: target === null,
+          }),
           dataSourceFactory: async (options) => {
+            if (target === null) return new DataSource(options!);
             const dataSource = await new DataSource(options!).initialize();
             report.applied = await runMigrations(dataSource, target.kind === 'server');
             return dataSource;

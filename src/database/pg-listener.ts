@@ -22,8 +22,9 @@ export class PgListener {
   private failures = 0;
   private closed = false;
 
+  /** `options`: where to connect, asked at each connect (the pool's, which exists once the data source is up). */
   constructor(
-    private readonly options: pg.ClientConfig,
+    private readonly options: () => pg.ClientConfig,
     private readonly channel: string,
     private readonly logger: Logger,
     private readonly events: PgListenerEvents,
@@ -43,7 +44,7 @@ export class PgListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client(this.options);
+    const client = new pg.Client(this.options());
     client.on('notification', (message) => this.events.notification(message.payload ?? ''));
     client.on('error', (e) => this.lost(client, e));
     client.on('end', () => this.lost(client, new Error('connection ended')));

@@ -31,7 +31,7 @@ export class NewHostSignal implements OnModuleDestroy {
     @InjectDataSource() private readonly db: DataSource,
     private readonly info: DatabaseInfo,
   ) {
-    this.listener = new PgListener(poolOf(db).options, NEW_HOSTS_CHANNEL, this.logger, {
+    this.listener = new PgListener(() => poolOf(db).options, NEW_HOSTS_CHANNEL, this.logger, {
       notification: (payload) => {
         try {
           this.events.emit('signal', JSON.parse(payload) as NewHostsSignal);
