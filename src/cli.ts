@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { CommandFactory } from 'nest-commander';
 import { CliError } from './cli/cli-output.js';
 import { escapeControlCharacters } from './common/validation/control-characters.js';
@@ -16,12 +17,19 @@ function fail(error: unknown): never {
   process.exit(1);
 }
 
+/** The release, as package.json names it (this file is built to dist/src/cli.js). */
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
 /**
- * Help needs no database: `--help`, `-h` or `help` anywhere a command is named, or no command at all. Opening one
- * would create a database under DATA_DIR on a fresh machine just to print the commands.
+ * Help and the version need no database: `--help`, `-h`, `--version`, `-V` or `help` anywhere a command is named,
+ * or no command at all. Opening one would create a database under DATA_DIR on a fresh machine just to print them.
  */
 function asksForHelp(args: string[]): boolean {
-  return args.length === 0 || args[0] === 'help' || args.some((arg) => arg === '--help' || arg === '-h');
+  return (
+    args.length === 0 || args[0] === 'help' || args.some((arg) => ['--help', '-h', '--version', '-V'].includes(arg))
+  );
 }
 
 async function main(): Promise<void> {
@@ -36,6 +44,7 @@ async function main(): Promise<void> {
       logger: ['fatal', 'error'],
       abortOnError: false,
       cliName: 'subdomain-monitor',
+      version: VERSION,
       errorHandler: (error) => {
         // commander's own exits (help, version) are not failures
         const code = (error as { exitCode?: number }).exitCode ?? 1;

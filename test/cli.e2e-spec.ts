@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, runCli } from './fixtures/cli.js';
@@ -318,7 +318,7 @@ describe('operator CLI', () => {
     expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM webhooks`)).toEqual([{ n: 0 }]);
   });
 
-  it('prints its help without opening a database, or making one where none is', async () => {
+  it('prints its help and version without opening a database, or making one where none is', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'sm-cli-help-'));
     try {
       const dir = join(empty, 'data');
@@ -326,6 +326,15 @@ describe('operator CLI', () => {
         const r = await runCli(args, { DATA_DIR: dir, LOG_LEVEL: 'error' });
         expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: '' });
         expect(r.stdout).toMatch(/^Usage: /);
+      }
+      const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+      for (const flag of ['--version', '-V']) {
+        const r = await runCli([flag], { DATA_DIR: dir, LOG_LEVEL: 'error' });
+        expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+          code: 0,
+          stdout: `${version}\n`,
+          stderr: '',
+        });
       }
       // An unreachable server is never asked either.
       const server = await runCli(['--help'], { DATABASE_URL: 'postgres://127.0.0.1:1/none', LOG_LEVEL: 'error' });
