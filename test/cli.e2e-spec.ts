@@ -325,7 +325,7 @@ describe('operator CLI', () => {
       for (const args of [['--help'], ['help'], ['domains', '--help'], ['tokens', 'create', '-h']]) {
         const r = await runCli(args, { DATA_DIR: dir, LOG_LEVEL: 'error' });
         expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: '' });
-        expect(r.stdout).toMatch(/^Usage: /);
+        expect(r.stdout).toMatch(/^Usage: subdomain-monitor /);
       }
       const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
       for (const flag of ['--version', '-V']) {

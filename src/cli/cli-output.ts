@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { Command } from 'commander';
+import { InjectCommander } from 'nest-commander';
 import { escapeControlCharacters } from '../common/validation/control-characters.js';
 
 /** A failure the operator caused: printed as one line on stderr, exit code 1. */
@@ -33,3 +35,11 @@ export class CliOutput {
 }
 
 export const iso = (d: Date | null) => (d ? d.toISOString() : '-');
+
+/** The program's name in its help ("Usage: subdomain-monitor …"), not the built file's. */
+@Injectable()
+export class CliProgramName {
+  constructor(@InjectCommander() commander: Command) {
+    commander.name('subdomain-monitor');
+  }
+}

@@ -8,7 +8,7 @@ import { DatabaseModule } from '../database/database.module.js';
 import type { DatabaseTarget } from '../database/database.js';
 import { DomainsModule } from '../domains/domains.module.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CliOutput } from './cli-output.js';
+import { CliOutput, CliProgramName } from './cli-output.js';
 import { CtCommand, CtStatusCommand } from './ct.command.js';
 import { CtModule } from '../ct/ct.module.js';
 import {
@@ -76,6 +76,7 @@ export class CliModule {
       ],
       providers: [
         CliOutput,
+        CliProgramName,
         ApiKeysRepository,
         ApiKeysService,
         TokensCommand,
