@@ -361,6 +361,20 @@ export interface DomainView {
   queuedSince: string | null;
 }
 
+/** What the worker is doing for the domain: a scan queued, running, or both; nothing when neither. */
+function scanNotice(domain: string, queuedSince: string | null, running: boolean): Html | string {
+  if (queuedSince && running) {
+    return html`<p class="notice" role="status">
+      A scan of ${domain} is running; another is queued (since ${when(queuedSince)}) and starts when it ends.
+    </p>`;
+  }
+  if (queuedSince) {
+    return html`<p class="notice" role="status">
+      A scan of ${domain} is queued (since ${when(queuedSince)}); the worker starts it at its next tick.
+    </p>`;
+  }
+  return running ? html`<p class="notice" role="status">A scan of ${domain} is running.</p>` : '';
+}
 export function domainPage(viewer: Viewer, name: string, view?: DomainView): string {
   if (!view) return page(name, viewer, undefined, noKeys());
   const { domain, query } = view;
@@ -378,21 +392,7 @@ export function domainPage(viewer: Viewer, name: string, view?: DomainView): str
         ${domain.enabled ? 'scanning enabled' : 'scanning disabled'} · last scan ${when(domain.last_scanned_at)}
         ${domain.last_scan_status ? `(${domain.last_scan_status})` : ''}
       </p>
-      ${
-        view.queuedSince && view.scans[0]?.status === 'running'
-          ? html`<p class="notice" role="status">
-              A scan of ${domain.domain} is running; another is queued (since ${when(view.queuedSince)}) and starts when
-              it ends.
-            </p>`
-          : view.queuedSince
-            ? html`<p class="notice" role="status">
-                A scan of ${domain.domain} is queued (since ${when(view.queuedSince)}); the worker starts it at its next
-                tick.
-              </p>`
-            : view.scans[0]?.status === 'running'
-              ? html`<p class="notice" role="status">A scan of ${domain.domain} is running.</p>`
-              : ''
-      }
+      ${scanNotice(domain.domain, view.queuedSince, view.scans[0]?.status === 'running')}
       <section>
         <dl class="figures">
           <div>

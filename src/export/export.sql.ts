@@ -58,40 +58,11 @@ const cname = intel('k.cname');
 const status = intel('k.http_status');
 const title = intel('k.title');
 const csvQuoted = (text: string) => `'"' || replace(${text}, '"', '""') || '"'`;
-
-/** Each extra field in each format: empty text (txt, csv) or null (json) where nothing is known. */
-const FIELD: Record<ExportField, Record<ExportFormat, string>> = {
-  ips: {
-    txt: `coalesce(array_to_string(${ips}, ' '), '')`,
-    csv: `coalesce(array_to_string(${ips}, ' '), '')`,
-    json: `jsonb_build_object('ips', coalesce(to_jsonb(${ips}), '[]'))`,
-  },
-  cname: {
-    txt: `coalesce(array_to_string(${cname}, ' '), '')`,
-    csv: `coalesce(array_to_string(${cname}, ' '), '')`,
-    json: `jsonb_build_object('cname', coalesce(to_jsonb(${cname}), '[]'))`,
-  },
-  status: {
-    txt: `coalesce(${status}::text, '')`,
-    csv: `coalesce(${status}::text, '')`,
-    json: `jsonb_build_object('status', ${status})`,
-  },
-  title: {
-    txt: `coalesce(translate(${title}, E'\\t', ' '), '')`,
-    csv: `coalesce(${csvQuoted(title)}, '')`,
-    json: `jsonb_build_object('title', ${title})`,
-  },
-};
-
-/** A host's line of a txt list with the extra fields asked for: the host, then each field, tab-separated. */
-export function textLine(fields: readonly ExportField[]): string {
-  return line('txt', fields);
-}
+const jsonField = (field: ExportField) => `jsonb_build_object('${field}', ${FIELD_COLUMNS[field]})`;
 
 /**
- * The extra fields as columns of a row statement over hosts h (the platform bulk feed, rendered by row_to_json):
- * arrays (empty where nothing is known), a number or a text (null where nothing is known), as the json export has
- * them.
+ * The extra fields as columns of a row statement over hosts h (the json export's keys, and the platform bulk feed's,
+ * rendered by row_to_json): arrays (empty where nothing is known), a number or a text (null where nothing is known).
  */
 export const FIELD_COLUMNS: Record<ExportField, string> = {
   ips: `coalesce(${ips}, '{}')`,
@@ -99,6 +70,35 @@ export const FIELD_COLUMNS: Record<ExportField, string> = {
   status,
   title,
 };
+
+/** Each extra field in each format: empty text (txt, csv) or null (json) where nothing is known. */
+const FIELD: Record<ExportField, Record<ExportFormat, string>> = {
+  ips: {
+    txt: `coalesce(array_to_string(${ips}, ' '), '')`,
+    csv: `coalesce(array_to_string(${ips}, ' '), '')`,
+    json: jsonField('ips'),
+  },
+  cname: {
+    txt: `coalesce(array_to_string(${cname}, ' '), '')`,
+    csv: `coalesce(array_to_string(${cname}, ' '), '')`,
+    json: jsonField('cname'),
+  },
+  status: {
+    txt: `coalesce(${status}::text, '')`,
+    csv: `coalesce(${status}::text, '')`,
+    json: jsonField('status'),
+  },
+  title: {
+    txt: `coalesce(translate(${title}, E'\\t', ' '), '')`,
+    csv: `coalesce(${csvQuoted(title)}, '')`,
+    json: jsonField('title'),
+  },
+};
+
+/** A host's line of a txt list with the extra fields asked for: the host, then each field, tab-separated. */
+export function textLine(fields: readonly ExportField[]): string {
+  return line('txt', fields);
+}
 
 /**
  * A root without exclusion rules has no host out of scope (a rule's hosts are set out of scope in the transaction

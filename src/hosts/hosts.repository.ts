@@ -300,9 +300,9 @@ export class HostsRepository {
     return jsonPage(this.db, platformPageStatement(opts), opts.limit);
   }
 
-  /** The same page as rows, for the plain-text list (with `line` when fields are asked for). */
-  platformRows(opts: PlatformPageOptions): Promise<(PlatformHostDto & { line?: string })[]> {
-    const { sql, params } = platformPageStatement({ ...opts, textLines: Boolean(opts.fields?.length) });
-    return rows<PlatformHostDto & { line?: string }>(this.db, sql, params);
+  /** The same page as rows, for the plain-text list: each with `line`, the host and the fields asked for. */
+  platformRows(opts: PlatformPageOptions): Promise<(PlatformHostDto & { line: string })[]> {
+    const { sql, params } = platformPageStatement({ ...opts, textLines: true });
+    return rows<PlatformHostDto & { line: string }>(this.db, sql, params);
   }
 }

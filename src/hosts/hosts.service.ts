@@ -118,7 +118,7 @@ export class HostsService {
     const data = found.slice(0, query.limit);
     const last = data.at(-1);
     return {
-      text: data.map((h) => `${h.line ?? h.host}\n`).join(''),
+      text: data.map((h) => `${h.line}\n`).join(''),
       nextCursor: found.length > query.limit && last ? encodePlatformCursor(last) : null,
     };
   }
