@@ -24,9 +24,9 @@ export async function openDatabase(env: Environment, mode: 'own' | 'attach' = 'o
   return startEmbedded(env.DATA_DIR);
 }
 
-/** An embedded database in DATA_DIR, or in memory when dataDir is null (tests). */
-export async function startEmbedded(dataDir: string | null): Promise<OpenDatabase> {
-  const embedded = await EmbeddedDatabase.start(dataDir);
+/** An embedded database in DATA_DIR, or in memory when dataDir is null (tests; started from a copy when given). */
+export async function startEmbedded(dataDir: string | null, from?: Blob): Promise<OpenDatabase> {
+  const embedded = await EmbeddedDatabase.start(dataDir, from);
   const { host, port } = embedded.endpoint;
   return { target: { kind: 'embedded', host, port }, close: () => embedded.stop() };
 }
