@@ -19,7 +19,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**/*.mjs', 'docs/**/*.mjs'],
+    files: ['bench/**/*.mjs', 'docs/**/*.mjs', 'scripts/**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,

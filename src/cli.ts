@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { CommandFactory } from 'nest-commander';
 import { CliError } from './cli/cli-output.js';
 import { escapeControlCharacters } from './common/validation/control-characters.js';
@@ -17,10 +17,17 @@ function fail(error: unknown): never {
   process.exit(1);
 }
 
-/** The release, as package.json names it (this file is built to dist/src/cli.js). */
-const VERSION = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+/**
+ * The release, as package.json names it: the nearest package.json above this module, which is built to
+ * dist/src/cli.js and bundled into dist/cli.js (scripts/bundle-cli.mjs).
+ */
+function release(): string {
+  for (let dir = new URL('./', import.meta.url); ; dir = new URL('../', dir)) {
+    const file = new URL('package.json', dir);
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    if (dir.pathname === '/') return 'unknown';
+  }
+}
 
 /**
  * Help and the version need no database: `--help`, `-h`, `--version`, `-V` or `help` anywhere a command is named,
@@ -44,7 +51,7 @@ async function main(): Promise<void> {
       logger: ['fatal', 'error'],
       abortOnError: false,
       cliName: 'subdomain-monitor',
-      version: VERSION,
+      version: release(),
       errorHandler: (error) => {
         // commander's own exits (help, version) are not failures
         const code = (error as { exitCode?: number }).exitCode ?? 1;
