@@ -186,6 +186,68 @@ describe('conditional requests and the data version', () => {
     expect(new Set(answers.map((a) => a.text)).size).toBe(1);
   });
 
+  describe('list counts', () => {
+    beforeAll(async () => {
+      const before = version().current();
+      const second = await seedDomain(t, { domain: 'second-etag.test', platform: 'hackerone' });
+      await seedScan(t, second, { newCount: 0, foundCount: 0 });
+      // Counts kept before these writes are not asked for again.
+      await waitFor('the version to move', () => (version().current() > before ? true : undefined));
+    });
+
+    // A list's count (meta.total) is read once per data version: the next page of the same list, and the same list
+    // asked again, run their page alone. The version may move between two requests without a write of this test (a
+    // poll, a late notice): then the pair is asked again, and its first page may find the count the last attempt's
+    // second page read under the new version.
+    const counts = (sql: string[]) => sql.filter((s) => /count\(\*\)::int AS total/.test(s)).length;
+    async function countsOfPages(first: string, next: string) {
+      for (let attempt = 1; ; attempt++) {
+        const before = version().current();
+        let pages: Awaited<ReturnType<TestApp['get']>>[] = [];
+        const sql = [
+          await statementsDuring(async () => void pages.push(await t.get(first, headers))),
+          await statementsDuring(async () => void pages.push(await t.get(next, headers))),
+        ];
+        if (version().current() === before || attempt === 3) {
+          return { counted: sql.map(counts), pages, retried: attempt > 1 };
+        }
+        pages = [];
+      }
+    }
+
+    it.each([
+      ['/domains?limit=1', '/domains?limit=1&offset=1'],
+      ['/domains?search=test&limit=1', '/domains?search=test&limit=1&offset=1'],
+      ['/scans?limit=1', '/scans?limit=1&offset=1'],
+      ['/platforms/hackerone/domains?limit=1', '/platforms/hackerone/domains?limit=1&offset=1'],
+      [
+        '/domains/etag.test/subdomains?search=etag&limit=1',
+        '/domains/etag.test/subdomains?search=etag&limit=1&offset=1',
+      ],
+    ])('counts %s once per data version: its next page reads its rows alone', async (first, next) => {
+      const { counted, pages, retried } = await countsOfPages(first, next);
+      expect(pages.map((p) => p.status)).toEqual([200, 200]);
+      expect(counted).toEqual([retried ? counted[0] : 1, 0]);
+      expect(pages[1].body.meta.total).toBe(pages[0].body.meta.total);
+      expect(pages[0].body.meta.total).toBeGreaterThan(1);
+      expect(pages[1].body.data).not.toEqual(pages[0].body.data);
+    });
+
+    it('counts a list again after a write, and a window that moves with the clock every time', async () => {
+      const before = (await t.get('/domains', headers)).body.meta.total as number;
+      const moved = version().current();
+      await seedDomain(t, { domain: 'counted.test', platform: 'self' });
+      await waitFor('the version to move', () => (version().current() > moved ? true : undefined));
+      expect((await t.get('/domains', headers)).body.meta.total).toBe(before + 1);
+      // New hosts of the last 24 hours: the same version, counted each time.
+      const { counted } = await countsOfPages(
+        '/domains/etag.test/subdomains?filter=new&limit=1',
+        '/domains/etag.test/subdomains?filter=new&limit=1&offset=1',
+      );
+      expect(counted).toEqual([1, 1]);
+    });
+  });
+
   describe('the version moves on every kind of write', () => {
     /** Runs a write and waits (up to the helper's limit) for this process to learn of it. */
     async function moves(write: () => Promise<unknown>): Promise<void> {

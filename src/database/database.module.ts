@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment.js';
 import { DataVersion } from './data-version.js';
+import { ListCounts } from './list-counts.js';
 import { dataSourceOptions } from './data-source-options.js';
 import type { DatabaseTarget } from './database.js';
 import { runMigrations } from './migrations.js';
@@ -28,8 +29,9 @@ export class DatabaseModule {
         { provide: MigrationReport, useValue: report },
         { provide: DatabaseInfo, useValue: new DatabaseInfo(target ?? UNCONNECTED) },
         DataVersion,
+        ListCounts,
       ],
-      exports: [MigrationReport, DatabaseInfo, DataVersion],
+      exports: [MigrationReport, DatabaseInfo, DataVersion, ListCounts],
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({

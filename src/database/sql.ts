@@ -11,7 +11,7 @@ export class ReplicaReads {
   constructor(readonly source: DataSource) {}
 }
 
-type Queryable = DataSource | EntityManager | ReplicaReads;
+export type Queryable = DataSource | EntityManager | ReplicaReads;
 
 const replicaLog = new Logger('Replicas');
 let lastFallbackWarning = 0;

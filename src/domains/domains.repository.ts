@@ -6,7 +6,6 @@ import {
   containsPattern,
   domainNewPartsSql,
   isoSql,
-  jsonPageAndTotal,
   jsonRow,
   pageWithCount,
   Params,
@@ -15,6 +14,7 @@ import {
   rows,
   type Statement,
 } from '../database/sql.js';
+import { ListCounts } from '../database/list-counts.js';
 import type { DomainSort } from './dto/list-domains.query.js';
 import { DomainEntity } from './domain.entity.js';
 
@@ -109,7 +109,10 @@ export class DomainsRepository {
   /** Read endpoints' statements: on a replica when there are any. */
   private readonly reads: ReplicaReads;
 
-  constructor(@InjectRepository(DomainEntity) private readonly domains: Repository<DomainEntity>) {
+  constructor(
+    @InjectRepository(DomainEntity) private readonly domains: Repository<DomainEntity>,
+    private readonly counts: ListCounts,
+  ) {
     this.reads = new ReplicaReads(domains.manager.connection);
   }
 
@@ -123,9 +126,12 @@ export class DomainsRepository {
     return found ?? null;
   }
 
-  /** A page of domains rendered as JSON, and the count of all that match (domains_domain_trgm_idx for search). */
+  /**
+   * A page of domains rendered as JSON, and the count of all that match (domains_domain_trgm_idx for search),
+   * counted once per data version (ListCounts).
+   */
   listPage(filters: DomainFilters, sort: DomainSort, limit: number, offset: number) {
-    return jsonPageAndTotal(this.reads, domainListStatements(filters, sort, limit, offset), limit);
+    return this.counts.pageAndTotal(this.reads, domainListStatements(filters, sort, limit, offset), limit);
   }
 
   /** One domain with its stats (see domainDetailStatement) rendered as JSON; null when it is not tracked. */

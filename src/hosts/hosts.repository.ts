@@ -15,7 +15,6 @@ import {
   isoSql,
   type JsonPage,
   jsonPage,
-  jsonPageAndTotal,
   pageWithCount,
   Params,
   ReplicaReads,
@@ -28,6 +27,7 @@ import type { TrackedDomain } from '../domains/domains.repository.js';
 import type { ExportField } from '../export/dto/export.query.js';
 import { FIELD_COLUMNS, textLine } from '../export/export.sql.js';
 import type { HostDnsDto, HttpProbeDto, TakeoverDto } from '../intel/dto/dns.dto.js';
+import { ListCounts } from '../database/list-counts.js';
 
 export interface HostDetailRow {
   id: string;
@@ -247,7 +247,10 @@ export class HostsRepository {
   /** Read endpoints' statements: on a replica when there are any. */
   private readonly db: ReplicaReads;
 
-  constructor(@InjectDataSource() source: DataSource) {
+  constructor(
+    @InjectDataSource() source: DataSource,
+    private readonly counts: ListCounts,
+  ) {
     this.db = new ReplicaReads(source);
   }
 
@@ -255,7 +258,7 @@ export class HostsRepository {
   async listForDomain(opts: DomainHostsOptions): Promise<{ json: string; total: number }> {
     const statements = domainHostsStatements(opts);
     const total = countedByCounters(opts);
-    if (total === null) return jsonPageAndTotal(this.db, statements, opts.limit);
+    if (total === null) return this.counts.pageAndTotal(this.db, statements, opts.limit);
     return { json: (await jsonPage(this.db, statements.page, opts.limit)).json, total };
   }
 

@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import {
   jsonPage,
-  jsonPageAndTotal,
   jsonRow,
   newHostPartsSql,
   pageWithCount,
@@ -12,13 +11,17 @@ import {
   type Statement,
 } from '../database/sql.js';
 import { PlatformEntity } from './platform.entity.js';
+import { ListCounts } from '../database/list-counts.js';
 
 @Injectable()
 export class PlatformsRepository {
   /** Read endpoints' statements: on a replica when there are any. */
   private readonly reads: ReplicaReads;
 
-  constructor(@InjectRepository(PlatformEntity) private readonly platforms: Repository<PlatformEntity>) {
+  constructor(
+    @InjectRepository(PlatformEntity) private readonly platforms: Repository<PlatformEntity>,
+    private readonly counts: ListCounts,
+  ) {
     this.reads = new ReplicaReads(platforms.manager.connection);
   }
 
@@ -49,9 +52,9 @@ export class PlatformsRepository {
     return jsonRow(this.reads, platformsStatement(slug));
   }
 
-  /** A platform's root domains A→Z (domains_platform_idx) rendered as JSON, and how many it has. */
+  /** A platform's root domains A→Z (domains_platform_idx) rendered as JSON, and how many it has (ListCounts). */
   domainsPage(platform: string, limit: number, offset: number) {
-    return jsonPageAndTotal(this.reads, platformDomainsStatements(platform, limit, offset), limit);
+    return this.counts.pageAndTotal(this.reads, platformDomainsStatements(platform, limit, offset), limit);
   }
 }
 

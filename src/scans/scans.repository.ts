@@ -1,16 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import {
-  isoSql,
-  jsonPageAndTotal,
-  jsonRow,
-  pageWithCount,
-  Params,
-  ReplicaReads,
-  type Statement,
-} from '../database/sql.js';
+import { isoSql, jsonRow, pageWithCount, Params, ReplicaReads, type Statement } from '../database/sql.js';
 import { ScanEntity, type ScanStatus } from './scan.entity.js';
+import { ListCounts } from '../database/list-counts.js';
 
 const SCAN_COLUMNS = `s.id, d.domain, d.platform_slug AS platform, s.trigger, s.status, s.found_count, s.new_count,
   s.reactivated_count, s.inactive_count, s.dropped_count, s.error, ${isoSql('s.started_at')} AS started_at,
@@ -28,13 +21,19 @@ export class ScansRepository {
   /** Read endpoints' statements: on a replica when there are any. */
   private readonly reads: ReplicaReads;
 
-  constructor(@InjectRepository(ScanEntity) private readonly scans: Repository<ScanEntity>) {
+  constructor(
+    @InjectRepository(ScanEntity) private readonly scans: Repository<ScanEntity>,
+    private readonly counts: ListCounts,
+  ) {
     this.reads = new ReplicaReads(scans.manager.connection);
   }
 
-  /** Scans newest first (scans_started_idx; scans_domain_idx with a domain), rendered as JSON, and the count. */
+  /**
+   * Scans newest first (scans_started_idx; scans_domain_idx with a domain), rendered as JSON, and the count, counted
+   * once per data version (ListCounts).
+   */
   listPage(filters: ScanFilters, limit: number, offset: number) {
-    return jsonPageAndTotal(this.reads, scanListStatements(filters, limit, offset), limit);
+    return this.counts.pageAndTotal(this.reads, scanListStatements(filters, limit, offset), limit);
   }
 
   /** One scan rendered as JSON; null when there is none with that id. */
