@@ -251,10 +251,7 @@ for (const endpoint of endpoints) {
   );
 }
 
-service.stop();
-await floor.close();
-await independent.close();
-await db.drop();
+// Written before the servers and copies go: a failure while cleaning up loses no figure.
 writeResult(`api-${hosts}${roots === DEFAULT_ROOTS ? '' : `-${roots}roots`}${withIntel ? '-intel' : ''}`, {
   benchmark: 'api',
   hosts,
@@ -264,3 +261,7 @@ writeResult(`api-${hosts}${roots === DEFAULT_ROOTS ? '' : `-${roots}roots`}${wit
   seed_seconds: db.seedSeconds,
   results,
 });
+service.stop();
+await floor.close();
+await independent.close();
+await db.drop();
