@@ -2,7 +2,13 @@ import { DemoDataRepository } from '../src/demo/demo-data.repository.js';
 import { DemoDataService } from '../src/demo/demo-data.service.js';
 import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 
-type Plan = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: Plan[] };
+type Plan = {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: Plan[];
+};
 
 /** Every node of a plan, the plan's own first. */
 const nodes = (plan: Plan): Plan[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
@@ -89,6 +95,24 @@ describe('query plans at size', () => {
     for (const { sql, plan } of await plansOf(path)) {
       expect([path, sql, hostReads(plan).filter((type) => type === 'Seq Scan')]).toEqual([path, sql, []]);
     }
+  });
+
+  // A walk of a platform's hosts starts each page at its cursor's domain in domains_platform_idx. Bounded by the
+  // (domain, host) pair alone, every page read the platform's domains from the first and filtered them out: a
+  // page at the 3,000th of 18,667 domains (1M hosts over 50,000 roots) took 88 ms, against 2.7 ms from the
+  // cursor's domain on.
+  it("walks a platform's hosts from the cursor's domain on, not from its first", async () => {
+    const first = await t.get('/platforms/hackerone/subdomains?limit=1000', auth);
+    const cursor = first.body.meta.next_cursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    const walks = (await plansOf(`/platforms/hackerone/subdomains?limit=1000&cursor=${cursor}`)).filter(
+      (p) => hostReads(p.plan).length > 0,
+    );
+    expect(walks).toHaveLength(1);
+    const domainReads = nodes(walks[0].plan).filter((n) => n['Relation Name'] === 'domains');
+    expect(domainReads.map((n) => [n['Index Name'], /\bdomain >= /.test(n['Index Cond'] ?? '')])).toEqual([
+      ['domains_platform_idx', true],
+    ]);
   });
 
   // Counts of new hosts take whole hours and days from the rollups and only the window's first, partial hour from

@@ -105,8 +105,8 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
 
 /**
  * One page of a platform's hosts, program after program: ordered by (domain, host) and continued after a
- * position (domains_platform_idx for the programs, hosts_domain_host_key within each). Asks for limit + 1
- * rows. Exported for the benchmark's floor server.
+ * position (domains_platform_idx for the programs from the position's domain on, each one's hosts sorted by
+ * name). Asks for limit + 1 rows. Exported for the benchmark's floor server.
  */
 export function platformPageStatement(opts: PlatformPageOptions): Statement {
   const q = new Params();
@@ -114,7 +114,13 @@ export function platformPageStatement(opts: PlatformPageOptions): Statement {
   if (opts.program) where.push(`d.domain LIKE ${q.p(containsPattern(opts.program.toLowerCase()))} ESCAPE '\\'`);
   if (opts.activeOnly) where.push('h.is_active');
   where.push(...hiddenConditions(undefined, opts.scope));
-  if (opts.after) where.push(`(d.domain, h.host) > (${q.p(opts.after.domain)}, ${q.p(opts.after.host)})`);
+  if (opts.after) {
+    // The bound on the domain alone is what domains_platform_idx can start at: with the pair's comparison only, each
+    // page read every domain of the platform before the cursor's and filtered them out (88 ms against 2.7 ms at
+    // the 3,000th of a platform's 18,667 domains), so a walk slowed with every page.
+    const domain = q.p(opts.after.domain);
+    where.push(`d.domain >= ${domain}`, `(d.domain, h.host) > (${domain}, ${q.p(opts.after.host)})`);
+  }
   const fields = opts.fields ?? [];
   const extra = opts.textLines
     ? `, ${textLine(fields)} AS line`
