@@ -203,7 +203,7 @@ describe('conditional requests and the data version', () => {
     async function countsOfPages(first: string, next: string) {
       for (let attempt = 1; ; attempt++) {
         const before = version().current();
-        let pages: Awaited<ReturnType<TestApp['get']>>[] = [];
+        const pages: Awaited<ReturnType<TestApp['get']>>[] = [];
         const sql = [
           await statementsDuring(async () => void pages.push(await t.get(first, headers))),
           await statementsDuring(async () => void pages.push(await t.get(next, headers))),
@@ -211,7 +211,6 @@ describe('conditional requests and the data version', () => {
         if (version().current() === before || attempt === 3) {
           return { counted: sql.map(counts), pages, retried: attempt > 1 };
         }
-        pages = [];
       }
     }
 
