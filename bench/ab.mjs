@@ -7,9 +7,16 @@
 //   DIR_A, DIR_B: checkouts whose `dist/` is built (a git worktree of another commit, with node_modules linked);
 //   PATH: an API path after /api/v1 with its query, e.g. '/domains?sort=total_subdomains&offset=400'.
 //   {domain} in a path is replaced by domains of the seed, from the largest to the 900th, in turn.
-import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { DEFAULT_ROOTS, createBenchDatabase, loadTest, median, startService, writeResult } from './harness.mjs';
+import {
+  DEFAULT_ROOTS,
+  commitOf,
+  createBenchDatabase,
+  loadTest,
+  median,
+  startService,
+  writeResult,
+} from './harness.mjs';
 
 const [name, dirA, dirB, ...paths] = process.argv.slice(2);
 if (!name || !dirA || !dirB || paths.length === 0) {
@@ -68,14 +75,6 @@ for (const r of results) {
     `${r.path}\n  A ${r.a.rps} req/s p99 ${r.a.p99_ms} ms  B ${r.b.rps} req/s p99 ${r.b.p99_ms} ms  B/A ${r.b_over_a_rps}`,
   );
 }
-/** The commit a checkout (or worktree) has out, or null when it is no git checkout. */
-const commitOf = (dir) => {
-  try {
-    return execFileSync('git', ['-C', resolve(dir), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
-  } catch {
-    return null;
-  }
-};
 writeResult(`ab-${name}`, {
   hosts,
   roots: Number(process.env.BENCH_ROOTS ?? DEFAULT_ROOTS),

@@ -22,7 +22,17 @@ const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const commit = () => execSync('git rev-parse --short HEAD').toString().trim();
+/** The commit a checkout (or a worktree of another commit) has out, or null when it is no git checkout. */
+export const commitOf = (dir = '.') => {
+  try {
+    const stdio = ['ignore', 'pipe', 'ignore'];
+    return execSync('git rev-parse --short HEAD', { cwd: resolve(dir), stdio })
+      .toString()
+      .trim();
+  } catch {
+    return null;
+  }
+};
 const urlOf = (name) => Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
 
 async function openMigrated(dbUrl) {
@@ -233,7 +243,7 @@ export function writeResult(name, result) {
   const full = {
     ...result,
     machine: { cpus: cpus().length, memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version },
-    commit: commit(),
+    commit: commitOf(),
     at: new Date().toISOString(),
   };
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
