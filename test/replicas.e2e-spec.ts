@@ -41,14 +41,22 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
     await cli('seed-demo', '--domains', '3', '--hosts', '300', '--seed', '7');
     const token = await cli('tokens', 'create', '--name', 'replicas', '--scopes', 'read,write');
     standby = await primary.standby();
-    server = await startBuiltServer({ DATABASE_URL: primary.url, DATABASE_REPLICA_URLS: standby.url, WORKER: 'off' });
+    // The data version moves on each write's NOTIFY alone here (its look at data_versions once a minute): an answer
+    // kept under a version then stands until the next write.
+    server = await startBuiltServer({
+      DATABASE_URL: primary.url,
+      DATABASE_REPLICA_URLS: standby.url,
+      WORKER: 'off',
+      DATA_VERSION_POLL_SECONDS: '60',
+    });
     const api = async (path: string, key = token, init: RequestInit = {}) => {
       const res = await fetch(`${server!.baseUrl}/api/v1${path}`, {
         ...init,
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        headers: { 'x-api-key': key, 'content-type': 'application/json', ...init.headers },
       });
-      return { status: res.status, text: await res.text() };
+      return { status: res.status, text: await res.text(), etag: res.headers.get('etag') };
     };
+    const statsDomains = async () => (JSON.parse((await api('/stats')).text) as Json).data.totals.domains as number;
     const domains = async () => {
       const { status, text } = await api('/domains?limit=100');
       expect(status).toBe(200);
@@ -56,6 +64,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
     };
     const seeded = await domains();
     expect(seeded).toHaveLength(3);
+    expect(await statsDomains()).toBe(3);
 
     // The standby stops applying the primary's changes: what it does not show, only the primary knows.
     await onStandby('SELECT pg_wal_replay_pause()');
@@ -69,8 +78,32 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
     const exported = await api('/export?format=txt');
     expect(exported.status).toBe(200);
     expect(exported.text.trim().split('\n')).toHaveLength(300);
+    // After the last write: what the lagging replica answers now is not kept as the answer of the version the
+    // writes moved to.
+    expect(await statsDomains()).toBe(3);
+    const lagging = await api('/domains?limit=100');
+    expect((JSON.parse(lagging.text) as Json).meta.total).toBe(3);
 
     await onStandby('SELECT pg_wal_replay_resume()');
+    await waitFor('the standby to replay the new domain', async () =>
+      (await onStandby(`SELECT 1 FROM domains WHERE domain = 'late.test'`)).length ? true : undefined,
+    );
+    // No write since: the version stands, and still the answers are the replica's new ones, the ETag from the
+    // lagging replica no longer matches, and the list counts the new domain.
+    await waitFor(
+      'the ETag of the lagging replica to be passed over',
+      async () => {
+        const now = await api('/domains?limit=100', token, { headers: { 'if-none-match': lagging.etag! } });
+        return now.status === 200 ? now : undefined;
+      },
+      { ms: 15_000 },
+    );
+    await waitFor(
+      'the kept aggregate to count the new domain',
+      async () => ((await statsDomains()) === 4 ? true : undefined),
+      { ms: 15_000 },
+    );
+    expect((JSON.parse((await api('/domains?limit=100')).text) as Json).meta.total).toBe(4);
     await waitFor('the replica to catch up', async () => ((await domains()).includes('late.test') ? true : undefined));
     expect((await api('/domains/late.test')).status).toBe(200);
 

@@ -7,10 +7,14 @@ import { DATA_VERSION_CHANNEL } from '../../migrations/1765900000000-DataVersion
 import { Environment } from '../config/environment.js';
 import { DatabaseInfo } from './database-info.js';
 import { PgListener } from './pg-listener.js';
-import { poolOf, rows } from './sql.js';
+import { poolOf, replicaPools, rows } from './sql.js';
 
 /** Rows of data_versions kept: pruning removes the oldest past twice this many. */
 const KEPT_VERSIONS = 5000;
+
+/** How often a lagging replica is asked how far it has replayed: soon at first, then less often while it lags. */
+const REPLICA_FIRST_LOOK_MS = 5;
+const REPLICA_MAX_LOOK_MS = 1000;
 
 /**
  * What this process knows of the data's version: a number that moves whenever a committed write may have changed
@@ -26,6 +30,9 @@ const KEPT_VERSIONS = 5000;
  *   CLI's write on the embedded database). Rows are only added, so their count and sum change with every commit.
  *
  * It starts with the first question: a CLI never asks, and opens nothing.
+ *
+ * With read replicas, reads answer for an older version until the replicas have replayed the writes that moved it:
+ * see forReads.
  */
 @Injectable()
 export class DataVersion implements OnModuleDestroy {
@@ -37,6 +44,10 @@ export class DataVersion implements OnModuleDestroy {
   private seen: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private looking = false;
+  /** The latest version the read replicas are known to hold (see forReads); -1 before the first is known. */
+  private replicasHold = -1;
+  private following = false;
+  private closed = false;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -54,6 +65,25 @@ export class DataVersion implements OnModuleDestroy {
   current(): number {
     if (!this.started) this.start();
     return this.value;
+  }
+
+  /**
+   * The version that what a read answers now stands for, or null when none is known: what may be kept under a
+   * version (ResponseCache, ListCounts) is computed under this one.
+   *
+   * Without read replicas it is the version: reads run on the primary, which has every write that moved it. With
+   * them, a read runs on a replica that may not have replayed those writes yet, and an answer computed there, kept
+   * under the new version, would stand until the next write. So each time the version moves, the primary's WAL
+   * position is read (after the move: at or past the commits that made it) and the replicas are asked until each
+   * has replayed that far (pg_last_wal_replay_lsn); only then do reads answer for that version. Until the first
+   * such version is known (a replica down, or not a standby), nothing is kept: answers are computed on each
+   * request, from a replica as before.
+   */
+  forReads(): number | null {
+    const current = this.current();
+    if (!this.db.isInitialized || replicaPools(this.db).length === 0) return current;
+    if (this.replicasHold !== current) void this.followReplicas();
+    return this.replicasHold < 0 ? null : this.replicasHold;
   }
 
   /** Calls `listener` each time the version moves, until the returned function is called. */
@@ -89,13 +119,70 @@ export class DataVersion implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.listener.close();
+  }
+
+  /**
+   * Follows the replicas until they hold the current version (see forReads): one loop at a time, asking soon after
+   * a move and less often while a replica lags, is down or is no standby (pg_last_wal_replay_lsn() is null). A
+   * position is awaited until it is replayed, even when the version moves meanwhile: under constant writes a newer
+   * position, read each time, would always be ahead of a replica that trails by a moment.
+   */
+  private async followReplicas(): Promise<void> {
+    if (this.following) return;
+    this.following = true;
+    try {
+      let wanted = this.value;
+      let position = await this.primaryPosition();
+      for (let wait = REPLICA_FIRST_LOOK_MS; !this.closed;) {
+        if (position && (await this.replayed(position))) {
+          this.replicasHold = Math.max(this.replicasHold, wanted);
+          if (this.replicasHold === this.value) return;
+          wanted = this.value;
+          position = await this.primaryPosition();
+          wait = REPLICA_FIRST_LOOK_MS;
+          continue;
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait).unref());
+        wait = Math.min(wait * 2, REPLICA_MAX_LOOK_MS);
+        if (!position) {
+          wanted = this.value;
+          position = await this.primaryPosition();
+        }
+      }
+    } finally {
+      this.following = false;
+    }
+  }
+
+  private async primaryPosition(): Promise<string | null> {
+    try {
+      const { rows: found } = await poolOf(this.db).query<{ lsn: string }>(`SELECT pg_current_wal_lsn()::text AS lsn`);
+      return found[0].lsn;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Whether every replica has replayed the primary's WAL up to `position`. */
+  private async replayed(position: string): Promise<boolean> {
+    const answers = await Promise.all(
+      replicaPools(this.db).map((pool) =>
+        pool
+          .query<{ ok: boolean | null }>(`SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok`, [position])
+          .then(({ rows: [row] }) => row.ok === true)
+          .catch(() => false),
+      ),
+    );
+    return answers.every(Boolean);
   }
 
   private move(): void {
     this.value++;
     this.events.emit('move');
+    if (this.db.isInitialized && replicaPools(this.db).length > 0) void this.followReplicas();
   }
 
   private start(): void {

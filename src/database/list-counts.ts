@@ -13,11 +13,11 @@ const KEPT_COUNTS = 10_000;
  * pages of a list, and the same list asked again, read their rows alone: counting 350,000 scans or 50,000 domains
  * costs 8–30 ms a page otherwise.
  *
- * - Keyed by the version read before the count: a count read while a write commits is kept under the version
- *   before that write, which the next request no longer asks for (as ResponseCache's answers).
+ * - Keyed by the version reads answer for (DataVersion.forReads), read before the count: a count read while a
+ *   write commits is kept under the version before that write, which the next request no longer asks for (as
+ *   ResponseCache's answers). With read replicas that is the version they are known to hold, none while unknown.
  * - A count whose window moves with the clock (`now()` in its statement) is never kept.
- * - Off with RESPONSE_CACHE_MB=0, and with read replicas: a replica may not yet hold the write that moved the
- *   version, and its count would be kept as the new version's.
+ * - Off with RESPONSE_CACHE_MB=0.
  */
 @Injectable()
 export class ListCounts {
@@ -27,8 +27,7 @@ export class ListCounts {
     private readonly version: DataVersion,
     env: Environment,
   ) {
-    const on = env.RESPONSE_CACHE_MB > 0 && !env.DATABASE_REPLICA_URLS?.length;
-    this.kept = on ? new LRUCache({ max: KEPT_COUNTS }) : null;
+    this.kept = env.RESPONSE_CACHE_MB > 0 ? new LRUCache({ max: KEPT_COUNTS }) : null;
     version.onMove(() => this.kept?.clear());
   }
 
@@ -39,8 +38,9 @@ export class ListCounts {
     take: number,
   ): Promise<{ json: string; total: number }> {
     const { count } = statements;
-    if (!this.kept || /\bnow\(\)/i.test(count.sql)) return jsonPageAndTotal(db, statements, take);
-    const key = `${this.version.current()}\n${count.sql}\n${JSON.stringify(count.params)}`;
+    const version = this.version.forReads();
+    if (!this.kept || version === null || /\bnow\(\)/i.test(count.sql)) return jsonPageAndTotal(db, statements, take);
+    const key = `${version}\n${count.sql}\n${JSON.stringify(count.params)}`;
     const total = this.kept.get(key);
     if (total !== undefined) return { json: (await jsonPage(db, statements.page, take)).json, total };
     const found = await jsonPageAndTotal(db, statements, take);

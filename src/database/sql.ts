@@ -105,9 +105,15 @@ export function poolOf(db: DataSource | EntityManager): Pool {
   return (manager.connection.driver as unknown as { master: Pool }).master;
 }
 
+/** The pg pools TypeORM holds for the read replicas (its driver's `slaves`): none without replication. */
+export function replicaPools(db: DataSource | EntityManager): Pool[] {
+  const manager = db instanceof DataSource ? db.manager : db;
+  return (manager.connection.driver as unknown as { slaves?: Pool[] }).slaves ?? [];
+}
+
 /** One of the replicas' pools, at random as TypeORM's own `slave` runners choose; none without replication. */
 function replicaPool(manager: EntityManager): Pool | undefined {
-  const { slaves } = manager.connection.driver as unknown as { slaves: Pool[] };
+  const slaves = replicaPools(manager);
   return slaves.length ? slaves[Math.floor(Math.random() * slaves.length)] : undefined;
 }
 

@@ -145,7 +145,8 @@ export class ResponseCache {
 
 /**
  * Conditional GETs of the API, after authentication (a global interceptor runs after the guard). The answer is
- * known for a key made of the data version, the minute (so that windows in hours stay exact to the minute), the
+ * known for a key made of the data version reads answer for (DataVersion.forReads: with read replicas, the one
+ * they are known to hold), the minute (so that windows in hours stay exact to the minute), the
  * API key and the URL. When If-None-Match names the ETag kept for that key, the answer is 304 and the route's SQL
  * never runs; an aggregate's body kept for the version, minute and URL is answered without its SQL too (and
  * requests that ask for it while it is first computed share that computation: ResponseCache.aggregate). The ETag
@@ -167,7 +168,13 @@ export class ConditionalGetInterceptor implements NestInterceptor {
       request.conditional = { key: null, cache: this.cache };
       return next.handle();
     }
-    const stamp = `${this.version.current()}|${Math.floor(Date.now() / 60_000)}`;
+    const version = this.version.forReads();
+    if (version === null) {
+      // Replicas not yet known to hold any version: answered fresh, nothing kept.
+      request.conditional = { key: null, cache: this.cache };
+      return next.handle();
+    }
+    const stamp = `${version}|${Math.floor(Date.now() / 60_000)}`;
     const key = `${stamp}|${request.apiKey?.id ?? 'public'}|${request.url}`;
     request.conditional = { key, cache: this.cache };
     const known = this.cache.etag(key);
