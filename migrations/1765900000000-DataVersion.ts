@@ -1,6 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The channel a committed write is announced on (its payload is empty: any notice means "look again"). */
+/**
+ * The channel a committed write is announced on. Its payload was empty (any notice means "look again"); since
+ * DataVersionNotices it is the number of the write's row of data_versions.
+ */
 export const DATA_VERSION_CHANNEL = 'subdomain_monitor_data';
 
 /**

@@ -299,6 +299,45 @@ describe('conditional requests and the data version', () => {
       await moves(() => t.post('/domains/etag.test/exclusions', { pattern: 'old.etag.test' }, headers));
     });
 
+    it('once for a write it is told of: its next look at data_versions finds the row it was told of', async () => {
+      // A process of its own that looks at data_versions only when asked (and hears its own writes' notices on
+      // either database).
+      const other = await startTestApp({ DATA_VERSION_POLL_SECONDS: 60 }, { shareDatabaseOf: t });
+      try {
+        const own = other.app.get(DataVersion);
+        own.current();
+        if (process.env.TEST_DATABASE_URL) {
+          // On a server its LISTEN connection moves the version once when it opens: wait for it to be open.
+          await waitFor('the LISTEN connection', async () => {
+            const [{ n }] = await other.dataSource.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+            );
+            return n >= 2 ? true : undefined;
+          });
+        }
+        // Settled: a look that finds nothing new.
+        await waitFor('a look that moves nothing', async () => {
+          const before = own.current();
+          await own.look();
+          return own.current() === before ? true : undefined;
+        });
+        const before = own.current();
+        await other.dataSource.query(`UPDATE domains SET program = 'Told' WHERE domain = 'etag.test'`);
+        await waitFor('the notice', () => (own.current() > before ? true : undefined));
+        const told = own.current();
+        await own.look();
+        expect(own.current()).toBe(told);
+        // Another process's write moves it too (on the embedded database no notice of it reaches this process).
+        await t.dataSource.query(`UPDATE domains SET program = 'ETag' WHERE domain = 'etag.test'`);
+        await waitFor('the look to find the write', async () => {
+          await own.look();
+          return own.current() > told ? true : undefined;
+        });
+      } finally {
+        await other.close();
+      }
+    });
+
     it('not on a write that changes nothing, nor on a key being used', async () => {
       await t.dataSource.query(`UPDATE domains SET enabled = true WHERE false`);
       await t.dataSource.query(`UPDATE api_keys SET last_used_at = now()`);

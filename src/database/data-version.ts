@@ -12,6 +12,12 @@ import { poolOf, replicaPools, rows } from './sql.js';
 /** Rows of data_versions kept: pruning removes the oldest past twice this many. */
 const KEPT_VERSIONS = 5000;
 
+/** A count and a sum of data_versions' numbers. */
+interface Rows {
+  n: number;
+  sum: bigint;
+}
+
 /** How often a lagging replica is asked how far it has replayed: soon at first, then less often while it lags. */
 const REPLICA_FIRST_LOOK_MS = 5;
 const REPLICA_MAX_LOOK_MS = 1000;
@@ -28,6 +34,8 @@ const REPLICA_MAX_LOOK_MS = 1000;
  * - a LISTEN connection (re)opened, since notices were lost while it was down;
  * - a look at data_versions every DATA_VERSION_POLL_SECONDS that finds rows it has not seen (a lost notice, a
  *   CLI's write on the embedded database). Rows are only added, so their count and sum change with every commit.
+ *   A notice names its row (migration DataVersionNotices): the rows a look finds that notices have named moved
+ *   the version already, and do not move it again.
  *
  * It starts with the first question: a CLI never asks, and opens nothing.
  *
@@ -41,7 +49,10 @@ export class DataVersion implements OnModuleDestroy {
   private readonly listener: PgListener;
   private value = 0;
   private started = false;
-  private seen: string | null = null;
+  /** The count and sum of data_versions' rows at the last look; null before the first. */
+  private seen: Rows | null = null;
+  /** The rows notices have named since the last look began (count and sum), or null after a notice named none. */
+  private heard: Rows | null = { n: 0, sum: 0n };
   private timer: NodeJS.Timeout | null = null;
   private looking = false;
   /** The latest version the read replicas are known to hold (see forReads); -1 before the first is known. */
@@ -55,7 +66,7 @@ export class DataVersion implements OnModuleDestroy {
     private readonly env: Environment,
   ) {
     this.listener = new PgListener(() => poolOf(db).options, DATA_VERSION_CHANNEL, this.logger, {
-      notification: () => this.move(),
+      notification: (payload) => this.notified(payload),
       connected: () => this.move(),
       wanted: () => true,
     });
@@ -96,15 +107,24 @@ export class DataVersion implements OnModuleDestroy {
   async look(): Promise<void> {
     if (this.looking) return;
     this.looking = true;
+    // Notices that arrive while the look runs are for the next look: this one may or may not see their rows.
+    const heard = this.heard;
+    this.heard = { n: 0, sum: 0n };
     try {
-      const [{ n, seen }] = await rows<{ n: number; seen: string }>(
+      const [found] = await rows<{ n: number; sum: string }>(
         this.db,
-        `SELECT count(*)::int AS n, count(*) || ':' || coalesce(sum(v), 0) AS seen FROM data_versions`,
+        `SELECT count(*)::int AS n, coalesce(sum(v), 0)::text AS sum FROM data_versions`,
       );
-      if (seen !== this.seen) {
-        this.seen = seen;
-        this.move();
-      }
+      const { n } = found;
+      const now: Rows = { n, sum: BigInt(found.sum) };
+      const told =
+        this.seen !== null &&
+        heard !== null &&
+        now.n === this.seen.n + heard.n &&
+        now.sum === this.seen.sum + heard.sum;
+      const unchanged = this.seen !== null && now.n === this.seen.n && now.sum === this.seen.sum;
+      this.seen = now;
+      if (!told && !unchanged) this.move();
       if (n > 2 * KEPT_VERSIONS) {
         await rows(this.db, `DELETE FROM data_versions WHERE v < (SELECT max(v) FROM data_versions) - $1`, [
           KEPT_VERSIONS,
@@ -179,6 +199,16 @@ export class DataVersion implements OnModuleDestroy {
     return answers.every(Boolean);
   }
 
+  /** A notice of a committed write: the version moves now; the row it names is one the next look expects. */
+  private notified(payload: string): void {
+    if (this.heard !== null && /^\d{1,19}$/.test(payload)) {
+      this.heard = { n: this.heard.n + 1, sum: this.heard.sum + BigInt(payload) };
+    } else {
+      this.heard = null; // a notice without its row's number: the next look moves on any row it finds new
+    }
+    this.move();
+  }
+
   private move(): void {
     this.value++;
     this.events.emit('move');
@@ -206,7 +236,7 @@ export class DataVersion implements OnModuleDestroy {
       if (heard.has(client)) return;
       heard.add(client);
       client.on('notification', (message) => {
-        if (message.channel === DATA_VERSION_CHANNEL) this.move();
+        if (message.channel === DATA_VERSION_CHANNEL) this.notified(message.payload ?? '');
       });
     });
     rows(this.db, `LISTEN ${DATA_VERSION_CHANNEL}`).catch((e: Error) =>

@@ -25,6 +25,7 @@ import { WebhookFilters1765700000000 } from '../../migrations/1765700000000-Webh
 import { ProgramScopeRules1765800000000 } from '../../migrations/1765800000000-ProgramScopeRules.js';
 import { DataVersion1765900000000 } from '../../migrations/1765900000000-DataVersion.js';
 import { ListSortIndexes1766000000000 } from '../../migrations/1766000000000-ListSortIndexes.js';
+import { DataVersionNotices1766100000000 } from '../../migrations/1766100000000-DataVersionNotices.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -51,6 +52,7 @@ export const MIGRATIONS = [
   ProgramScopeRules1765800000000,
   DataVersion1765900000000,
   ListSortIndexes1766000000000,
+  DataVersionNotices1766100000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.
