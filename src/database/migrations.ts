@@ -26,6 +26,7 @@ import { ProgramScopeRules1765800000000 } from '../../migrations/1765800000000-P
 import { DataVersion1765900000000 } from '../../migrations/1765900000000-DataVersion.js';
 import { ListSortIndexes1766000000000 } from '../../migrations/1766000000000-ListSortIndexes.js';
 import { DataVersionNotices1766100000000 } from '../../migrations/1766100000000-DataVersionNotices.js';
+import { FeedIndexCarriesActive1766200000000 } from '../../migrations/1766200000000-FeedIndexCarriesActive.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -53,6 +54,7 @@ export const MIGRATIONS = [
   DataVersion1765900000000,
   ListSortIndexes1766000000000,
   DataVersionNotices1766100000000,
+  FeedIndexCarriesActive1766200000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.
