@@ -92,7 +92,7 @@ export class DataVersion implements OnModuleDestroy {
    */
   forReads(): number | null {
     const current = this.current();
-    if (!this.db.isInitialized || replicaPools(this.db).length === 0) return current;
+    if (!this.replicated()) return current;
     if (this.replicasHold !== current) void this.followReplicas();
     return this.replicasHold < 0 ? null : this.replicasHold;
   }
@@ -115,17 +115,15 @@ export class DataVersion implements OnModuleDestroy {
         this.db,
         `SELECT count(*)::int AS n, coalesce(sum(v), 0)::text AS sum FROM data_versions`,
       );
-      const { n } = found;
-      const now: Rows = { n, sum: BigInt(found.sum) };
-      const told =
-        this.seen !== null &&
-        heard !== null &&
-        now.n === this.seen.n + heard.n &&
-        now.sum === this.seen.sum + heard.sum;
-      const unchanged = this.seen !== null && now.n === this.seen.n && now.sum === this.seen.sum;
+      const now: Rows = { n: found.n, sum: BigInt(found.sum) };
+      const was = this.seen;
       this.seen = now;
-      if (!told && !unchanged) this.move();
-      if (n > 2 * KEPT_VERSIONS) {
+      // Moved already: nothing new, or just the rows notices named.
+      const same = (n: number, sum: bigint) => now.n === n && now.sum === sum;
+      const known =
+        was !== null && (same(was.n, was.sum) || (heard !== null && same(was.n + heard.n, was.sum + heard.sum)));
+      if (!known) this.move();
+      if (now.n > 2 * KEPT_VERSIONS) {
         await rows(this.db, `DELETE FROM data_versions WHERE v < (SELECT max(v) FROM data_versions) - $1`, [
           KEPT_VERSIONS,
         ]);
@@ -212,7 +210,12 @@ export class DataVersion implements OnModuleDestroy {
   private move(): void {
     this.value++;
     this.events.emit('move');
-    if (this.db.isInitialized && replicaPools(this.db).length > 0) void this.followReplicas();
+    if (this.replicated()) void this.followReplicas();
+  }
+
+  /** Whether reads go to read replicas (their pools exist once the data source is up). */
+  private replicated(): boolean {
+    return this.db.isInitialized && replicaPools(this.db).length > 0;
   }
 
   private start(): void {

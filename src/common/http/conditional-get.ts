@@ -164,13 +164,11 @@ export class ConditionalGetInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (request.method !== 'GET' || !isApiUrl(request.url)) return next.handle();
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(ANSWERED_FRESH, targets)) {
-      request.conditional = { key: null, cache: this.cache };
-      return next.handle();
-    }
-    const version = this.version.forReads();
+    // Answered fresh, nothing kept: a route whose answer moves without the version, or no version known to hold
+    // for reads (read replicas not yet caught up with any).
+    const fresh = this.reflector.getAllAndOverride<boolean>(ANSWERED_FRESH, targets);
+    const version = fresh ? null : this.version.forReads();
     if (version === null) {
-      // Replicas not yet known to hold any version: answered fresh, nothing kept.
       request.conditional = { key: null, cache: this.cache };
       return next.handle();
     }
