@@ -2,7 +2,8 @@
 // smaller than the machine's drift between two runs. Both services run at once on one copy of the seed; each
 // round loads every path on A, then on B (then B before A in the next round), BENCH_SECONDS (5) each with
 // BENCH_CONNECTIONS (16) connections, for BENCH_ROUNDS (5) rounds. Reports each path's median req/s and p99 on
-// both sides and B ÷ A. Results: bench/results/ab-<name>.json.
+// both sides and B ÷ A. BENCH_INTEL=1 gives every host what the service would know of it, a few hosts hidden
+// (fillHostIntel). Results: bench/results/ab-<name>.json.
 // Usage: npm run build && node bench/ab.mjs NAME DIR_A DIR_B PATH…
 //   DIR_A, DIR_B: checkouts whose `dist/` is built (a git worktree of another commit, with node_modules linked);
 //   PATH: an API path after /api/v1 with its query, e.g. '/domains?sort=total_subdomains&offset=400'.
@@ -12,6 +13,7 @@ import {
   DEFAULT_ROOTS,
   commitOf,
   createBenchDatabase,
+  fillHostIntel,
   loadTest,
   median,
   startService,
@@ -29,6 +31,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 
 const db = await createBenchDatabase(`ab_${name.replace(/\W/g, '_')}`, { hosts });
+// BENCH_INTEL=1: every host carries what the service would know of it, a few of them hidden (see fillHostIntel).
+if (process.env.BENCH_INTEL === '1') await fillHostIntel(db.ds, { hidden: true });
 const a = await startService(db.dbUrl, {}, dirA);
 const b = await startService(db.dbUrl, {}, dirB);
 const get = async (path) => (await fetch(`${a.url}/api/v1${path}`, { headers: { 'x-api-key': db.token } })).json();
@@ -81,6 +85,7 @@ writeResult(`ab-${name}`, {
   seconds,
   connections,
   rounds,
+  intel: process.env.BENCH_INTEL === '1',
   a: { dir: resolve(dirA), head: commitOf(dirA) },
   b: { dir: resolve(dirB), head: commitOf(dirB) },
   results,

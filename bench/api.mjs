@@ -200,7 +200,8 @@ async function dbFloor(paths) {
       ...scripts.flat(),
       dbUrl,
     ],
-    { encoding: 'utf8' },
+    // The service's own connection settings (dataSourceOptions): no JIT.
+    { encoding: 'utf8', env: { ...process.env, PGOPTIONS: '-c jit=off' } },
   );
   const tps = Number(/tps = ([\d.]+)/.exec(run.stdout)?.[1] ?? NaN);
   const latencies = readdirSync(dir)

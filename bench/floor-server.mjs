@@ -247,7 +247,8 @@ const ROUTES = [
 ];
 
 export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // The service's own connection settings (dataSourceOptions): no JIT.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, options: '-c jit=off' });
   // An idle connection ended by the server (the bench dropping its database) is no failure of the floor.
   pool.on('error', () => undefined);
   // A statement the service prepares on each connection is prepared here too (see Statement.prepare).

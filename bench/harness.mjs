@@ -22,13 +22,19 @@ const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The commit a checkout (or a worktree of another commit) has out, or null when it is no git checkout. */
+/**
+ * The commit a checkout (or a worktree of another commit) has out, with `+changes` when its tracked files differ
+ * from it (a build of uncommitted work), or null when it is no git checkout.
+ */
 export const commitOf = (dir = '.') => {
   try {
     const stdio = ['ignore', 'pipe', 'ignore'];
-    return execSync('git rev-parse --short HEAD', { cwd: resolve(dir), stdio })
-      .toString()
-      .trim();
+    const git = (command) =>
+      execSync(command, { cwd: resolve(dir), stdio })
+        .toString()
+        .trim();
+    const head = git('git rev-parse --short HEAD');
+    return git('git status --porcelain --untracked-files=no') ? `${head}+changes` : head;
   } catch {
     return null;
   }
@@ -143,17 +149,19 @@ export async function createBenchDatabase(
  * What the service would know of every host of the database, a realistic mix: 70 % resolve (one or two A, a tenth
  * with an AAAA too), 20 % do not, 10 % are aliases (a chain of one or two names); 60 % of the resolving ones answer
  * HTTPS with a status, a title, a Server header and a certificate (a sixth of them after a redirect), the others
- * nothing. Empty sets and an unmoved final URL are NULL, as the service keeps them. Rows are written in the order
- * the hosts were first seen, as the service writes them (a host is resolved as it is found): the seed's hosts lie
- * in random order of first_seen_at, which no service's table would.
+ * nothing. With `hidden`, half a percent are wildcard echoes and one percent out of scope, which the feeds hide
+ * (5,000 and 10,000 of 1M). Empty sets, an unmoved final URL and unset flags are NULL, as the service keeps them.
+ * Rows are written in the order the hosts were first seen, as the service writes them (a host is resolved as it
+ * is found): the seed's hosts lie in random order of first_seen_at, which no service's table would.
  */
-export async function fillHostIntel(ds) {
+export async function fillHostIntel(ds, { hidden = false } = {}) {
   // One statement over every host: longer than the service's QUERY_TIMEOUT_MS on a cold cache.
   await ds.transaction(async (m) => {
     await m.query('SET LOCAL statement_timeout = 0');
     await m.query(`
     INSERT INTO host_intel (host_id, dns_status, a, aaaa, cname, resolved_at, listening, scheme, port, http_status,
-                            final_url, title, server, content_length, tls_subject, tls_issuer, tls_not_after, probed_at)
+                            final_url, title, server, content_length, tls_subject, tls_issuer, tls_not_after, probed_at,
+                            wildcard, out_of_scope)
     SELECT id, CASE WHEN resolves THEN 'resolved' ELSE 'nxdomain' END,
            CASE WHEN resolves THEN
              CASE WHEN id % 3 = 0 THEN ARRAY['203.0.113.' || (id % 250), '198.51.100.' || (id % 250)]
@@ -173,7 +181,8 @@ export async function fillHostIntel(ds) {
            CASE WHEN listens THEN 4096 + id % 1000 END, CASE WHEN listens THEN 'CN=h' || id || '.bench.test' END,
            CASE WHEN listens THEN 'C=US, O=Let''s Encrypt, CN=R11' END,
            CASE WHEN listens THEN now() + interval '60 days' END,
-           CASE WHEN resolves THEN now() END
+           CASE WHEN resolves THEN now() END,
+           ${hidden ? 'nullif(id % 200 = 3, false), nullif(id % 100 = 7, false)' : 'NULL, NULL'}
       FROM (SELECT id, id % 10 < 7 OR id % 10 = 9 AS resolves,
                    (id % 10 < 7 OR id % 10 = 9) AND id % 10 < 6 AS listens, first_seen_at FROM hosts) x
      ORDER BY first_seen_at, id`);

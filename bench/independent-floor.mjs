@@ -776,7 +776,8 @@ export async function startIndependentFloor(databaseUrl, poolSize = 10, { onStat
   const types = {
     getTypeParser: (oid, format) => (oid === TIMESTAMPTZ ? (v) => v : pg.types.getTypeParser(oid, format)),
   };
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c TimeZone=UTC', types });
+  // No JIT, as a careful engineer sets it for short statements (and as the service does).
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c TimeZone=UTC -c jit=off', types });
   // An idle connection ended from outside (the copy dropped WITH (FORCE) as the run ends) is no failure of a run.
   pool.on('error', () => undefined);
 
