@@ -21,6 +21,11 @@ async function answers(t: TestApp, token: string) {
     '/domains/example.com/subdomains?filter=inactive',
     '/domains/example.com/subdomains/new?hours=48',
     '/domains/missing.example/subdomains',
+    '/domains/example.com/subdomains?search=h1',
+    '/subdomains/search?q=h1',
+    '/subdomains/search?q=h2&offset=1&limit=5',
+    '/subdomains/new?hours=48',
+    '/platforms/self/subdomains/new?hours=48',
     '/scans?domain=example.com',
   ];
   const seen = [];
@@ -63,6 +68,8 @@ describe('prepared statements', () => {
   });
 
   it('prepares the lookups every request runs on a server, and nothing on the embedded database', async () => {
+    // Twice: a list's count is kept once computed, and its page is then asked alone.
+    await answers(on, token);
     await answers(on, token);
     const prepared = await preparedOn(on);
     if (onServer) {
@@ -74,6 +81,51 @@ describe('prepared statements', () => {
       expect(await preparedOn(on)).toEqual(prepared);
     } else {
       expect(prepared).toEqual([]);
+    }
+  });
+
+  // A substring search's best plan differs with its term (the trigrams for a rare one, a walk newest first for a
+  // common one), so a prepared search is planned for its parameters on every run: PostgreSQL weighs one generic
+  // plan for them all after five runs, and custom_plan_guard() makes that plan cost more than any other.
+  it('plans a prepared search for its term on every run, never once for every term', async () => {
+    for (const q of ['h1', 'h2', 'h3', 'zz', 'example', 'h1', 'h4', 'h5', 'h6']) {
+      expect((await on.get(`/subdomains/search?q=${q}`, bearer(token))).status).toBe(200);
+      expect((await on.get(`/domains/example.com/subdomains?search=${q}`, bearer(token))).status).toBe(200);
+    }
+    // The app's one pooled connection (DATABASE_POOL_SIZE=1).
+    const pool = poolOf(on.app.get(DataSource));
+    const { rows } = await pool.query<{ name: string; types: string[]; generic: string; custom: string }>(
+      `SELECT name, parameter_types::text[] AS types, generic_plans AS generic, custom_plans AS custom
+         FROM pg_prepared_statements WHERE statement LIKE '%custom_plan_guard()%' ORDER BY name`,
+    );
+    if (!onServer) {
+      expect(rows).toEqual([]);
+      return;
+    }
+    // The search, and a domain's list (with its count, and without it once the count is kept): each planned for
+    // its parameters on every run, after more than the five runs that make PostgreSQL weigh the generic plan.
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...rows.map((row) => Number(row.custom)))).toBeGreaterThan(5);
+    for (const row of rows) expect([row.name, row.generic]).toEqual([row.name, '0']);
+    // The generic plan each would weigh costs a million times the plan made for its parameters.
+    const valueOf = (type: string) => ({ text: `'%h1%'`, boolean: 'true', integer: '1' })[type] ?? '10';
+    const client = await pool.connect();
+    const costOf = async (mode: string, name: string, types: string[]) => {
+      await client.query(`SET plan_cache_mode = ${mode}`);
+      const { rows: explained } = await client.query<{ 'QUERY PLAN': { Plan: { 'Total Cost': number } }[] }>(
+        `EXPLAIN (FORMAT JSON) EXECUTE ${name}(${types.map(valueOf).join(', ')})`,
+      );
+      return explained[0]['QUERY PLAN'][0].Plan['Total Cost'];
+    };
+    try {
+      for (const { name, types } of rows) {
+        const generic = await costOf('force_generic_plan', name, types);
+        const custom = await costOf('force_custom_plan', name, types);
+        expect([name, generic / custom > 1e6]).toEqual([name, true]);
+      }
+    } finally {
+      await client.query('RESET plan_cache_mode');
+      client.release();
     }
   });
 

@@ -27,6 +27,7 @@ import { DataVersion1765900000000 } from '../../migrations/1765900000000-DataVer
 import { ListSortIndexes1766000000000 } from '../../migrations/1766000000000-ListSortIndexes.js';
 import { DataVersionNotices1766100000000 } from '../../migrations/1766100000000-DataVersionNotices.js';
 import { FeedIndexCarriesActive1766200000000 } from '../../migrations/1766200000000-FeedIndexCarriesActive.js';
+import { CustomPlanGuard1766300000000 } from '../../migrations/1766300000000-CustomPlanGuard.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -55,6 +56,7 @@ export const MIGRATIONS = [
   ListSortIndexes1766000000000,
   DataVersionNotices1766100000000,
   FeedIndexCarriesActive1766200000000,
+  CustomPlanGuard1766300000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -12,6 +12,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import {
   containsPattern,
+  customPlanOnly,
   isoSql,
   type JsonPage,
   jsonPage,
@@ -100,7 +101,11 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
                 WHERE ${where.join(' AND ')}
                 ORDER BY h.first_seen_at DESC, h.id DESC
                 LIMIT ${q.p(opts.limit + 1)}`;
-  return { sql: withKnowledge(sql, ['id', 'host', 'domain', 'first_seen_at', 'sources']), params: q.values };
+  return {
+    sql: withKnowledge(sql, ['id', 'host', 'domain', 'first_seen_at', 'sources']),
+    params: q.values,
+    prepare: !hasKnowledgeFilter(opts.knowledge),
+  };
 }
 
 /**
@@ -186,7 +191,9 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   if (opts.filter === 'new') where.push(`h.first_seen_at >= now() - interval '24 hours'`);
   if (opts.filter === 'active') where.push('h.is_active');
   if (opts.filter === 'inactive') where.push('NOT h.is_active');
-  if (opts.search) where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`);
+  if (opts.search) {
+    where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`, customPlanOnly(q));
+  }
   where.push(...knowledgeConditions(q, opts.knowledge));
   const statements = pageWithCount(q, {
     select: `h.id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active, ${sourcesSql()}`,
@@ -203,6 +210,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
        FROM (${statements.page.sql}) r OFFSET 0`,
     ['id', 'host', 'first_seen_at', 'is_active', 'sources'],
   );
+  statements.page.prepare = statements.count.prepare = !hasKnowledgeFilter(opts.knowledge);
   return statements;
 }
 
@@ -225,7 +233,11 @@ export function domainNewStatement(
                 WHERE ${where.join(' AND ')}
                 ORDER BY h.first_seen_at DESC, h.id DESC
                 LIMIT ${q.p(limit)}`;
-  return { sql: withKnowledge(sql, ['id', 'host', 'first_seen_at', 'sources']), params: q.values };
+  return {
+    sql: withKnowledge(sql, ['id', 'host', 'first_seen_at', 'sources']),
+    params: q.values,
+    prepare: !hasKnowledgeFilter(knowledge),
+  };
 }
 
 /**
@@ -240,7 +252,7 @@ export function domainNewStatement(
  */
 export function searchStatement(text: string, limit: number, offset: number, knowledge?: KnowledgeFilter): Statement {
   const q = new Params();
-  const where = [`h.host LIKE ${q.p(containsPattern(text.toLowerCase()))} ESCAPE '\\'`];
+  const where = [`h.host LIKE ${q.p(containsPattern(text.toLowerCase()))} ESCAPE '\\'`, customPlanOnly(q)];
   where.push(...knowledgeConditions(q, knowledge));
   const sql = `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
                       ${sourcesSql()}, ${knowledgeRowSql()}
@@ -252,6 +264,7 @@ export function searchStatement(text: string, limit: number, offset: number, kno
   return {
     sql: withKnowledge(sql, ['id', 'host', 'domain', 'first_seen_at', 'is_active', 'sources']),
     params: q.values,
+    prepare: !hasKnowledgeFilter(knowledge),
   };
 }
 
