@@ -23,8 +23,8 @@ const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * The commit a checkout (or a worktree of another commit) has out, with `+changes` when its tracked files differ
- * from it (a build of uncommitted work), or null when it is no git checkout.
+ * The commit a checkout (or a worktree of another commit) has out, with `+changes` when its tracked files other
+ * than bench/results differ from it (a build of uncommitted work), or null when it is no git checkout.
  */
 export const commitOf = (dir = '.') => {
   try {
@@ -34,7 +34,8 @@ export const commitOf = (dir = '.') => {
         .toString()
         .trim();
     const head = git('git rev-parse --short HEAD');
-    return git('git status --porcelain --untracked-files=no') ? `${head}+changes` : head;
+    // Results the benchmarks write are no change of the code measured.
+    return git(`git status --porcelain --untracked-files=no -- . ':!bench/results'`) ? `${head}+changes` : head;
   } catch {
     return null;
   }
