@@ -5,6 +5,9 @@ import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 type Plan = {
   'Node Type': string;
   'Relation Name'?: string;
+  Alias?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
   'Index Name'?: string;
   'Index Cond'?: string;
   Plans?: Plan[];
@@ -151,6 +154,24 @@ describe('query plans at size', () => {
     expect(domainReads.map((n) => [n['Index Name'], /\bdomain >= /.test(n['Index Cond'] ?? '')])).toEqual([
       ['domains_platform_idx', true],
     ]);
+  });
+
+  // A platform's feed walks every new host newest first and checks what is known of a host (a wildcard echo, out
+  // of scope) only once its domain is found to be the platform's: checked on every host walked, yeswehack's page
+  // of 2,000 at 1M hosts over 50,000 roots checked 16,162 hosts (25 ms against 18).
+  it("checks a platform feed's hosts for hiding only once they are the platform's", async () => {
+    const statements = await statementsOf('/platforms/hackerone/subdomains/new?hours=4380&limit=200');
+    const feed = statements.find((s) => /platform_slug/.test(s.sql) && /\bhosts h\b/.test(s.sql));
+    const [{ 'QUERY PLAN': found }] = await t.dataSource.query(
+      `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${feed!.sql}`,
+      feed!.params,
+    );
+    const plan = nodes((found as { Plan: Plan }[])[0].Plan);
+    const walked = plan.find((n) => n['Relation Name'] === 'hosts')!['Actual Rows']!;
+    const checked = plan.filter((n) => n['Relation Name'] === 'host_intel' && n.Alias === 'k');
+    // The walk passes other platforms' hosts; the page holds 201 (a page and one more).
+    expect(walked).toBeGreaterThan(300);
+    expect(checked.map((n) => n['Actual Loops']! <= 201)).toEqual([true]);
   });
 
   // Counts of new hosts take whole hours and days from the rollups and only the window's first, partial hour from

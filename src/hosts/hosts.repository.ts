@@ -5,6 +5,7 @@ import {
   hiddenConditions,
   type KnowledgeFilter,
   knowledgeConditions,
+  onlyHides,
   type ScopeMode,
 } from '../intel/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
@@ -87,24 +88,42 @@ export interface PlatformPageOptions {
  * Hosts first seen since a moment across all programs (or one platform), newest first, on the keyset
  * (first_seen_at, id) so a walk never skips or repeats a row (hosts_new_feed_idx). Asks for limit + 1 rows,
  * so the caller can tell whether another page follows. Exported for the benchmark's floor server.
+ *
+ * One platform's feed checks what is known of a host after its domain is found to be the platform's, not before:
+ * each host's domain is read in a LATERAL subquery (`ph`, with the host's id) that gives no row for another
+ * platform's, and the knowledge conditions are on its rows. Checked on the walk's every host, yeswehack's new
+ * hosts of 7 days (2,000 a page, 1M hosts over 50,000 roots) checked 16,162 hosts for 2,001 rows: 25 ms against 18.
+ * A plain join with the check after it let the planner hash the whole window once hosts were known (165 ms).
+ * A filter that asks for hosts by what is known of them keeps the plain join: its conditions may be driven from
+ * host_intel (wildcard=only took 66 ms so, 432 through the LATERAL walk).
  */
 export function newFeedStatement(opts: NewFeedOptions): Statement {
   const q = new Params();
   const where = [`h.first_seen_at >= ${q.p(opts.since)}::timestamptz`];
   if (opts.before)
     where.push(`(h.first_seen_at, h.id) < (${q.p(opts.before.ts)}::timestamptz, ${q.p(opts.before.id)}::bigint)`);
-  if (opts.platform) where.push(`d.platform_slug = ${q.p(opts.platform)}`);
-  where.push(...feedConditions(q, opts.knowledge));
-  const sql = `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()},
-                      ${knowledgeRowSql()}
-                 FROM hosts h JOIN domains d ON d.id = h.domain_id
+  let from = 'hosts h JOIN domains d ON d.id = h.domain_id';
+  let domain = 'd';
+  if (opts.platform && onlyHides(opts.knowledge)) {
+    from = `hosts h CROSS JOIN LATERAL (SELECT d.domain, h.id FROM domains d
+                                          WHERE d.id = h.domain_id AND d.platform_slug = ${q.p(opts.platform)}
+                                         OFFSET 0) ph`;
+    domain = 'ph';
+    where.push(...feedConditions(q, opts.knowledge, 'ph'));
+  } else {
+    if (opts.platform) where.push(`d.platform_slug = ${q.p(opts.platform)}`);
+    where.push(...feedConditions(q, opts.knowledge));
+  }
+  const sql = `SELECT h.id::text AS id, h.host, ${domain}.domain, ${isoSql('h.first_seen_at')} AS first_seen_at,
+                      ${sourcesSql()}, ${knowledgeRowSql()}
+                 FROM ${from}
                 WHERE ${where.join(' AND ')}
                 ORDER BY h.first_seen_at DESC, h.id DESC
                 LIMIT ${q.p(opts.limit + 1)}`;
   return {
     sql: withKnowledge(sql, ['id', 'host', 'domain', 'first_seen_at', 'sources']),
     params: q.values,
-    prepare: !hasKnowledgeFilter(opts.knowledge),
+    prepare: onlyHides(opts.knowledge),
   };
 }
 
@@ -210,7 +229,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
        FROM (${statements.page.sql}) r OFFSET 0`,
     ['id', 'host', 'first_seen_at', 'is_active', 'sources'],
   );
-  statements.page.prepare = statements.count.prepare = !hasKnowledgeFilter(opts.knowledge);
+  statements.page.prepare = statements.count.prepare = onlyHides(opts.knowledge);
   return statements;
 }
 
@@ -236,7 +255,7 @@ export function domainNewStatement(
   return {
     sql: withKnowledge(sql, ['id', 'host', 'first_seen_at', 'sources']),
     params: q.values,
-    prepare: !hasKnowledgeFilter(knowledge),
+    prepare: onlyHides(knowledge),
   };
 }
 
@@ -264,7 +283,7 @@ export function searchStatement(text: string, limit: number, offset: number, kno
   return {
     sql: withKnowledge(sql, ['id', 'host', 'domain', 'first_seen_at', 'is_active', 'sources']),
     params: q.values,
-    prepare: !hasKnowledgeFilter(knowledge),
+    prepare: onlyHides(knowledge),
   };
 }
 

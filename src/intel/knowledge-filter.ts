@@ -72,6 +72,20 @@ export const hasKnowledgeFilter = (f: KnowledgeFilter | undefined): f is Knowled
     f.scope === 'out');
 
 /**
+ * Whether a filter only leaves hidden hosts out or shows them (wildcard exclude or include, scope in or all), and
+ * asks for no host by what is known of it: its conditions are then checks of the host against the few hidden ones,
+ * in one of four texts (see Statement.prepare), none of which a plan could start from.
+ */
+export const onlyHides = (f: KnowledgeFilter | undefined): boolean =>
+  !f ||
+  (f.resolves === undefined &&
+    f.status === undefined &&
+    f.takeover === undefined &&
+    f.cname === undefined &&
+    f.wildcard !== 'only' &&
+    f.scope !== 'out');
+
+/**
  * The conditions of a knowledge filter on host rows aliased `h`, each a primary-key probe of host_intel per host
  * the statement reads.
  */
