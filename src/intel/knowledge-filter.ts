@@ -62,14 +62,12 @@ export interface KnowledgeFilter {
   scope?: ScopeMode;
 }
 
+/** Whether a filter asks for hosts by what is known of them: their answer, HTTP status, takeover or alias. */
+const asksByKnowledge = (f: KnowledgeFilter) =>
+  f.resolves !== undefined || f.status !== undefined || f.takeover !== undefined || f.cname !== undefined;
+
 export const hasKnowledgeFilter = (f: KnowledgeFilter | undefined): f is KnowledgeFilter =>
-  !!f &&
-  (f.resolves !== undefined ||
-    f.status !== undefined ||
-    f.takeover !== undefined ||
-    f.cname !== undefined ||
-    (f.wildcard !== undefined && f.wildcard !== 'include') ||
-    f.scope === 'out');
+  !!f && (asksByKnowledge(f) || (f.wildcard !== undefined && f.wildcard !== 'include') || f.scope === 'out');
 
 /**
  * Whether a filter only leaves hidden hosts out or shows them (wildcard exclude or include, scope in or all), and
@@ -77,13 +75,7 @@ export const hasKnowledgeFilter = (f: KnowledgeFilter | undefined): f is Knowled
  * in one of four texts (see Statement.prepare), none of which a plan could start from.
  */
 export const onlyHides = (f: KnowledgeFilter | undefined): boolean =>
-  !f ||
-  (f.resolves === undefined &&
-    f.status === undefined &&
-    f.takeover === undefined &&
-    f.cname === undefined &&
-    f.wildcard !== 'only' &&
-    f.scope !== 'out');
+  !f || (!asksByKnowledge(f) && f.wildcard !== 'only' && f.scope !== 'out');
 
 /**
  * The conditions of a knowledge filter on host rows aliased `h`, each a primary-key probe of host_intel per host
