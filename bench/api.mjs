@@ -18,8 +18,15 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFloor } from './floor-server.mjs';
-import { DEFAULT_ROOTS, createBenchDatabase, fillHostIntel, loadTest, startService, writeResult } from './harness.mjs';
-import { startIndependentFloor } from './independent-floor.mjs';
+import {
+  DEFAULT_ROOTS,
+  createBenchDatabase,
+  fillHostIntel,
+  inOwnProcess,
+  loadTest,
+  startService,
+  writeResult,
+} from './harness.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
 const roots = Number(process.env.BENCH_ROOTS ?? DEFAULT_ROOTS);
@@ -37,10 +44,17 @@ const withIntel = process.env.BENCH_INTEL === '1';
 if (withIntel) await fillHostIntel(db.ds);
 // Its own copy of the data (taken before the service opens the database: a template has no other session) and
 // its own indexes on the copy.
-const independent = await startIndependentFloor(dbUrl, env.DATABASE_POOL_SIZE);
+// Each floor serves from a process of its own, as the service does: autocannon's work shares no server's event loop.
+const independent = await inOwnProcess('./independent-floor.mjs', 'startIndependentFloor', [
+  dbUrl,
+  env.DATABASE_POOL_SIZE,
+]);
 const service = await startService(dbUrl);
 const index = await (await fetch(`${service.url}/api/v1/`)).json();
-const floor = await startFloor(dbUrl, env.DATABASE_POOL_SIZE, index);
+const floorArgs = [dbUrl, env.DATABASE_POOL_SIZE, index];
+const floorServer = await inOwnProcess('./floor-server.mjs', 'startFloor', floorArgs);
+// The same floor in this process, for which paths it knows and the statements pgbench runs; it serves no load.
+const floor = await startFloor(...floorArgs);
 
 // Parameters from the data itself.
 const get = async (path) => (await fetch(`${service.url}/api/v1${path}`, { headers: { 'x-api-key': token } })).json();
@@ -216,8 +230,10 @@ async function dbFloor(paths) {
   return { rps: Math.round(tps), p50: at(0.5), p99: at(0.99), errors: failed };
 }
 
+// BENCH_ONLY: a regular expression; only the endpoints whose name it matches are measured (a trace of a few).
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const results = [];
-for (const endpoint of endpoints) {
+for (const endpoint of endpoints.filter((e) => !only || only.test(e.name))) {
   const floored = endpoint.paths.every((p) => floor.knows(p));
   await load(service.url, endpoint.paths, 2);
   const row = {
@@ -226,8 +242,8 @@ for (const endpoint of endpoints) {
     service: summary(await load(service.url, endpoint.paths, seconds)),
   };
   if (floored) {
-    await load(floor.url, endpoint.paths, 2);
-    row.node_floor = summary(await load(floor.url, endpoint.paths, seconds));
+    await load(floorServer.url, endpoint.paths, 2);
+    row.node_floor = summary(await load(floorServer.url, endpoint.paths, seconds));
     row.ratio_to_node_floor = +(row.service.rps / row.node_floor.rps).toFixed(2);
     // An endpoint that asks the database nothing (the index) has no database floor.
     const asks = (await Promise.all(endpoint.paths.map((p) => floor.statementsFor(p, token)))).some((s) => s.length);
@@ -253,16 +269,20 @@ for (const endpoint of endpoints) {
 }
 
 // Written before the servers and copies go: a failure while cleaning up loses no figure.
-writeResult(`api-${hosts}${roots === DEFAULT_ROOTS ? '' : `-${roots}roots`}${withIntel ? '-intel' : ''}`, {
+// A trace of a few endpoints (BENCH_ONLY) goes to a file of its own, never over a full run's figures.
+const suffix = `${roots === DEFAULT_ROOTS ? '' : `-${roots}roots`}${withIntel ? '-intel' : ''}${only ? '-only' : ''}`;
+writeResult(`api-${hosts}${suffix}`, {
   benchmark: 'api',
   hosts,
   roots,
   seconds,
   connections,
+  only: only?.source ?? null,
   seed_seconds: db.seedSeconds,
   results,
 });
 service.stop();
 await floor.close();
+await floorServer.close();
 await independent.close();
 await db.drop();

@@ -9,9 +9,7 @@
 // Usage: npm run build && node bench/conditional.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_ROOTS, BENCH_SECONDS,
 // BENCH_CONNECTIONS, BENCH_TRIALS)
 import pg from 'pg';
-import { startFloor } from './floor-server.mjs';
-import { DEFAULT_ROOTS, createBenchDatabase, loadTest, startService, writeResult } from './harness.mjs';
-import { startIndependentFloor } from './independent-floor.mjs';
+import { DEFAULT_ROOTS, createBenchDatabase, inOwnProcess, loadTest, startService, writeResult } from './harness.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -22,10 +20,14 @@ const roots = Number(process.env.BENCH_ROOTS ?? DEFAULT_ROOTS);
 const db = await createBenchDatabase('conditional', { hosts, roots });
 const { dbUrl, env, token } = db;
 // Its own copy of the data, taken before the service opens the database (a template has no other session).
-const independent = await startIndependentFloor(dbUrl, env.DATABASE_POOL_SIZE);
+// Each floor in a process of its own, as the service is (harness.mjs, inOwnProcess).
+const independent = await inOwnProcess('./independent-floor.mjs', 'startIndependentFloor', [
+  dbUrl,
+  env.DATABASE_POOL_SIZE,
+]);
 const service = await startService(dbUrl);
 const index = await (await fetch(`${service.url}/api/v1/`)).json();
-const floor = await startFloor(dbUrl, env.DATABASE_POOL_SIZE, index);
+const floor = await inOwnProcess('./floor-server.mjs', 'startFloor', [dbUrl, env.DATABASE_POOL_SIZE, index]);
 const get = (path, headers = {}) => fetch(`${service.url}${path}`, { headers: { 'x-api-key': token, ...headers } });
 
 const bySize = (await (await get('/api/v1/domains?sort=total_subdomains&limit=1000')).json()).data;

@@ -1,6 +1,6 @@
 // What every benchmark needs: a fresh database on the PostgreSQL server (migrated, optionally seeded, with a
 // read key), the built service started on it, and the machine and commit to report with the figures.
-import { execSync, spawn } from 'node:child_process';
+import { execSync, fork, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -245,6 +245,36 @@ export async function startService(dbUrl, env = {}, dir = '.') {
     /** Resident memory of the service process, in bytes. */
     rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024,
     stop: () => child.kill('SIGTERM'),
+  };
+}
+
+/**
+ * A floor server (`exportName` of the bench module `file`, called with `args`) in a process of its own, as the
+ * service runs in its own: autocannon's work then never shares an event loop with the server it measures, and
+ * every server of a run is measured in the same arrangement. Resolves with its url; `close()` closes the server (a
+ * floor drops its copy of the data) and waits for the process to end.
+ */
+export async function inOwnProcess(file, exportName, args) {
+  const child = fork(
+    new URL('./own-process.mjs', import.meta.url),
+    [new URL(file, import.meta.url).href, exportName, JSON.stringify(args)],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  const ended = new Promise((resolve) => child.once('exit', resolve));
+  const url = await new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve(m.url));
+    ended.then((code) => reject(new Error(`${file} ended (exit ${code}) before it served`)));
+  });
+  return {
+    url,
+    pid: child.pid,
+    async close() {
+      child.send('close');
+      const code = await ended;
+      if (code !== 0) throw new Error(`${file} closed with exit ${code}`);
+    },
   };
 }
 
