@@ -1,13 +1,15 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AccountModule } from './account/account.module.js';
 import { ApiIndexModule } from './api-index/api-index.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { AuthGuard } from './auth/auth.guard.js';
 import { CommonModule } from './common/common.module.js';
 import { ApiExceptionFilter } from './common/filters/api-exception.filter.js';
 import type { Logger } from 'pino';
 import { loggerParams } from './common/logging/logging.js';
+import { ConditionalGetGuard } from './common/http/conditional-get.js';
 import type { RouteIndex } from './common/http/route-index.js';
 import type { Metrics } from './metrics/metrics.js';
 import { ApiValidationPipe } from './common/validation/api-validation.pipe.js';
@@ -30,7 +32,10 @@ import { NewHostSignalModule, StreamModule } from './stream/stream.module.js';
 import { WebhooksApiModule } from './webhooks/webhooks.module.js';
 import { WorkerModule } from './worker/worker.module.js';
 
-/** The HTTP API: every feature module behind one guard, one validation pipe and one error filter. */
+/**
+ * The HTTP API: every feature module behind the key's guard and the conditional answer's, one validation pipe and one
+ * error filter.
+ */
 @Module({})
 export class AppModule {
   static forRoot(
@@ -67,6 +72,9 @@ export class AppModule {
         ...(env.WORKER === 'on' ? [WorkerModule] : []),
       ],
       providers: [
+        // In this order: the key is known before its conditional answer is looked up.
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: ConditionalGetGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_PIPE, useClass: ApiValidationPipe },
       ],

@@ -5,7 +5,7 @@ import { DomainsService } from '../src/domains/domains.service.js';
 import { ImportRepository } from '../src/import/import.repository.js';
 import { WebhooksService } from '../src/webhooks/webhooks.service.js';
 import { addHosts, seedDomain, seedScan } from './fixtures/data.js';
-import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
+import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
 
 /** A path to ask for each GET of the API; a GET added without one here fails the first test. */
@@ -154,6 +154,23 @@ describe('conditional requests and the data version', () => {
     // Without If-None-Match the list is read again: the check above would see it.
     const read = await statementsDuring(() => t.get(url, headers));
     expect(read.filter((s) => /\bhosts\b/.test(s)).length).toBeGreaterThan(0);
+  });
+
+  it('asks for the key before it answers 304: an ETag stands in for no key, no scope and no revoked key', async () => {
+    const url = '/domains/etag.test/subdomains';
+    const etag = (await t.get(url, headers)).headers.get('etag')!;
+    expect((await t.get(url, { ...headers, 'if-none-match': etag })).status).toBe(304);
+    expectError(await t.get(url, { 'if-none-match': etag }), 401, 'missing_token');
+    expectError(
+      await t.get(url, { ...bearer(await t.token(['write'])), 'if-none-match': etag }),
+      403,
+      'insufficient_scope',
+    );
+    const revoked = await t.token(['read'], 'etag-revoked');
+    const own = await t.get(url, { ...bearer(revoked), 'if-none-match': etag });
+    expect(own.status).toBe(304);
+    await t.dataSource.query(`UPDATE api_keys SET revoked_at = now() WHERE name = 'etag-revoked'`);
+    expectError(await t.get(url, { ...bearer(revoked), 'if-none-match': etag }), 401, 'revoked_token');
   });
 
   it('computes an aggregate once per data version, and again after a write', async () => {

@@ -309,6 +309,15 @@ const CASES: Record<string, Case[]> = {
   ],
 };
 
+// A key without the read scope (a write-only key) is refused at every read route that needs a key: one case each
+// where a route has no 403 of its own (the webhooks' GETs need write, and a read key is their case).
+for (const [operation, cases] of Object.entries(CASES)) {
+  const unauthenticated = cases.find((c) => c.status === 401 && c.key === 'none');
+  if (operation.startsWith('GET ') && unauthenticated && !cases.some((c) => c.status === 403)) {
+    cases.push({ ...unauthenticated, status: 403, key: 'write' });
+  }
+}
+
 // Every GET whose body is not streamed answers If-None-Match with the ETag of its answer by 304, as documented.
 for (const [operation, cases] of Object.entries(CASES)) {
   if (!operation.startsWith('GET ') || ['GET /export', 'GET /subdomains/stream'].includes(operation)) continue;

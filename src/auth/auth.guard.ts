@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../common/errors/api-error.js';
+import { RouteMetadata } from '../common/http/route-metadata.js';
 import { IS_PUBLIC, REQUIRED_SCOPE } from '../common/decorators/auth.decorators.js';
 import type { Scope } from './api-key.entity.js';
 import { ApiKeysService } from './api-keys.service.js';
@@ -27,21 +28,26 @@ export function presentedToken(headers: FastifyRequest['headers']): string | nul
 /** Global: every route needs a valid, unrevoked key with the route's scope unless marked @Public(). */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  /** What each route asks: no key, or the scope a key needs. */
+  private readonly routes = new RouteMetadata((targets) => ({
+    isPublic: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ?? false,
+    scope: this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'read',
+  }));
+
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeysService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const { isPublic, scope } = this.routes.of(context);
+    if (isPublic) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const token = presentedToken(request.headers);
     if (!token) {
       throw new ApiError('missing_token', 'Send your API key as "Authorization: Bearer <key>" or "X-API-Key: <key>"');
     }
     const key = await this.keys.authenticate(token);
-    const scope = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'read';
     if (!key.scopes.includes(scope)) {
       throw new ApiError('insufficient_scope', `This endpoint needs a key with the "${scope}" scope`);
     }

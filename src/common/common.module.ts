@@ -1,6 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { ConditionalGetInterceptor, ResponseCache } from './http/conditional-get.js';
+import { ResponseCache } from './http/conditional-get.js';
 import { Metrics } from '../metrics/metrics.js';
 import { RouteIndex } from './http/route-index.js';
 import { Shutdown } from './shutdown.js';
@@ -16,7 +15,6 @@ export class CommonModule {
         { provide: Metrics, useValue: metrics },
         Shutdown,
         ResponseCache,
-        { provide: APP_INTERCEPTOR, useClass: ConditionalGetInterceptor },
       ],
       exports: [RouteIndex, Metrics, Shutdown, ResponseCache],
     };

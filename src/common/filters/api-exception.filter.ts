@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, NotFoundExcept
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { toApiError } from '../errors/to-api-error.js';
+import { NotModified, notModified } from '../http/conditional-get.js';
 import { RouteIndex } from '../http/route-index.js';
 import { sendError } from '../http/send-error.js';
 
@@ -14,6 +15,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    if (exception instanceof NotModified) {
+      notModified(reply, exception.etag);
+      void reply.send('');
+      return;
+    }
     // Nest answers an unmatched route with its NotFoundException; our own code throws ApiError instead.
     const error = exception instanceof NotFoundException ? this.unmatched(request) : toApiError(exception, request.id);
     if (reply.sent || reply.raw.headersSent) {

@@ -1,13 +1,23 @@
 import { hash } from 'node:crypto';
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
+import {
+  type CallHandler,
+  type CanActivate,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  SetMetadata,
+  UseInterceptors,
+  applyDecorators,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { type Observable, defer, lastValueFrom, map, of } from 'rxjs';
+import { type Observable, defer, lastValueFrom, map } from 'rxjs';
 import { Environment } from '../../config/environment.js';
 import { DataVersion } from '../../database/data-version.js';
 import { RenderedJson } from '../rendered-json.js';
 import { API_PREFIX } from './route-index.js';
+import { RouteMetadata } from './route-metadata.js';
 
 /** Every JSON and txt answer of a GET may be kept, by the caller alone, and must be checked before each use. */
 export const CACHE_CONTROL = 'private, no-cache';
@@ -25,7 +35,8 @@ export const AnsweredFresh = () => SetMetadata(ANSWERED_FRESH, true);
  * A route whose answer is the same for every caller and costly to compute (an aggregate): computed once per data
  * version, minute and URL in each process, then answered from memory.
  */
-export const CachedAggregate = () => SetMetadata(CACHED_AGGREGATE, true);
+export const CachedAggregate = () =>
+  applyDecorators(SetMetadata(CACHED_AGGREGATE, true), UseInterceptors(KeptAggregateInterceptor));
 
 /** An aggregate's answer kept in memory, with its ETag once it has been sent. */
 interface KeptBody {
@@ -38,8 +49,8 @@ interface Conditional {
   key: string | null;
   /** The kept aggregate this answer is, or comes to be: its ETag is computed once. */
   kept?: KeptBody;
-  /** Set when the kept ETag already matches If-None-Match: the answer is 304, and the route never ran. */
-  notModified?: string;
+  /** Where an aggregate's body is kept (the version, minute and URL), or null for any other route. */
+  aggregateKey?: string | null;
   cache: ResponseCache;
 }
 
@@ -144,46 +155,82 @@ export class ResponseCache {
 }
 
 /**
- * Conditional GETs of the API, after authentication (a global interceptor runs after the guard). The answer is
- * known for a key made of the data version reads answer for (DataVersion.forReads: with read replicas, the one
- * they are known to hold), the minute (so that windows in hours stay exact to the minute), the
- * API key and the URL. When If-None-Match names the ETag kept for that key, the answer is 304 and the route's SQL
- * never runs; an aggregate's body kept for the version, minute and URL is answered without its SQL too (and
- * requests that ask for it while it is first computed share that computation: ResponseCache.aggregate). The ETag
- * itself is set by the onSend hook (installConditionalGet) from the body sent.
+ * Thrown by ConditionalGetGuard when If-None-Match names the ETag kept for the request's key: ApiExceptionFilter
+ * answers it with 304 and the route never runs. No failure: it is never logged.
+ */
+export class NotModified extends Error {
+  constructor(readonly etag: string) {
+    super('not modified');
+  }
+}
+
+/** Makes the reply a 304 for `etag`: no body, no Content-Type, the ETag and Cache-Control a 200 would carry. */
+export function notModified(reply: FastifyReply, etag: string): void {
+  void reply.status(304).header('etag', etag).header('cache-control', CACHE_CONTROL);
+  reply.removeHeader('content-type');
+}
+
+/** What a route's metadata says of its conditional answers. */
+interface RouteConditions {
+  fresh: boolean;
+  aggregate: boolean;
+}
+
+/**
+ * Conditional GETs of the API, as the guard that runs after AuthGuard (AppModule registers the two in that order):
+ * a guard, not an interceptor, so that a request whose answer is not kept pays for no Observable around its route.
+ * The answer is known for a key made of the data version reads answer for (DataVersion.forReads: with read
+ * replicas, the one they are known to hold), the minute (so that windows in hours stay exact to the minute), the
+ * API key and the URL. When If-None-Match names the ETag kept for that key, it throws NotModified (a 304) and the
+ * route's SQL never runs. An aggregate's body is kept by CachedAggregate's interceptor under the version, minute
+ * and URL. The ETag itself is set by the onSend hook (installConditionalGet) from the body sent.
  */
 @Injectable()
-export class ConditionalGetInterceptor implements NestInterceptor {
+export class ConditionalGetGuard implements CanActivate {
+  private readonly routes = new RouteMetadata<RouteConditions>((targets) => ({
+    fresh: this.reflector.getAllAndOverride<boolean>(ANSWERED_FRESH, targets) ?? false,
+    aggregate: this.reflector.getAllAndOverride<boolean>(CACHED_AGGREGATE, targets) ?? false,
+  }));
+
   constructor(
     private readonly version: DataVersion,
     private readonly cache: ResponseCache,
     private readonly reflector: Reflector,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (request.method !== 'GET' || !isApiUrl(request.url)) return next.handle();
-    const targets = [context.getHandler(), context.getClass()];
+    if (request.method !== 'GET' || !isApiUrl(request.url)) return true;
+    const route = this.routes.of(context);
     // Answered fresh, nothing kept: a route whose answer moves without the version, or no version known to hold
     // for reads (read replicas not yet caught up with any).
-    const fresh = this.reflector.getAllAndOverride<boolean>(ANSWERED_FRESH, targets);
-    const version = fresh ? null : this.version.forReads();
+    const version = route.fresh ? null : this.version.forReads();
     if (version === null) {
       request.conditional = { key: null, cache: this.cache };
-      return next.handle();
+      return true;
     }
     const stamp = `${version}|${Math.floor(Date.now() / 60_000)}`;
     const key = `${stamp}|${request.apiKey?.id ?? 'public'}|${request.url}`;
-    request.conditional = { key, cache: this.cache };
+    request.conditional = { key, cache: this.cache, aggregateKey: route.aggregate ? `${stamp}|${request.url}` : null };
     const known = this.cache.etag(key);
-    if (known && matchesEtag(request.headers['if-none-match'], known)) {
-      request.conditional.notModified = known;
-      return of('');
-    }
-    if (!this.reflector.getAllAndOverride<boolean>(CACHED_AGGREGATE, targets)) return next.handle();
-    const conditional = request.conditional;
+    if (known && matchesEtag(request.headers['if-none-match'], known)) throw new NotModified(known);
+    return true;
+  }
+}
+
+/**
+ * An aggregate's answer, kept for the version, minute and URL in this process (ConditionalGetGuard names the key),
+ * then answered from memory; requests that ask for it while it is first computed share that computation.
+ */
+@Injectable()
+export class KeptAggregateInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const conditional = context.switchToHttp().getRequest<FastifyRequest>().conditional;
+    const key = conditional?.aggregateKey;
+    if (!conditional || !key) return next.handle();
     const compute = () => lastValueFrom(next.handle(), { defaultValue: undefined });
-    return defer(() => this.cache.aggregate(`${stamp}|${request.url}`, compute)).pipe(
+    return defer(() => conditional.cache.aggregate(key, compute)).pipe(
       map((kept) => {
         conditional.kept = kept;
         return kept?.body;
@@ -195,25 +242,19 @@ export class ConditionalGetInterceptor implements NestInterceptor {
 /**
  * Sets ETag and Cache-Control on each 200 of an API GET whose body is text (JSON, txt pages; not exports or the
  * stream, which are streamed), answers 304 with no body when If-None-Match names it, and keeps the ETag for the
- * interceptor. Installed before compression, so the ETag is the plain body's.
+ * guard. Installed before compression, so the ETag is the plain body's.
  */
 export function installConditionalGet(fastify: FastifyInstance): void {
   fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
     const conditional = request.conditional;
     if (!conditional || reply.statusCode !== 200) return done(null, payload);
-    if (conditional.notModified) {
-      void reply.status(304).header('etag', conditional.notModified).header('cache-control', CACHE_CONTROL);
-      reply.removeHeader('content-type');
-      return done(null, '');
-    }
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
     const etag = conditional.kept?.etag ?? etagOf(payload);
     if (conditional.kept) conditional.kept.etag = etag;
     void reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
     if (conditional.key) conditional.cache.keepEtag(conditional.key, etag);
     if (!matchesEtag(request.headers['if-none-match'], etag)) return done(null, payload);
-    void reply.status(304);
-    reply.removeHeader('content-type');
+    notModified(reply, etag);
     done(null, '');
   });
 }
