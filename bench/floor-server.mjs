@@ -17,6 +17,8 @@ import {
   searchStatement,
 } from '../dist/src/hosts/hosts.repository.js';
 import { decodePlatformCursor, encodePlatformCursor } from '../dist/src/hosts/platform-cursor.js';
+import { PlatformHostsQuery } from '../dist/src/hosts/dto/host-queries.js';
+import { FeedKnowledgeQuery, KnowledgeFilterQuery } from '../dist/src/intel/dto/knowledge-filter.query.js';
 import {
   domainDetailStatement,
   domainListStatements,
@@ -41,12 +43,24 @@ const SCAN_INTERVAL_HOURS = 24;
 const domainByName = trackedDomainStatement;
 const sinceOf = (params) => new Date(Date.now() - int(params.get('hours'), 24, 8760) * 3600e3).toISOString();
 
+// What the service's queries ask of host knowledge when the request names nothing (the query classes' own
+// defaults): lists and search hide out-of-scope hosts, the feeds wildcard echoes too. The floor's statements are
+// then the service's for the same request, hiding checks included.
+const defaultsOf = (Query) => {
+  const { wildcard, scope } = new Query();
+  return { wildcard, scope };
+};
+const LIST_KNOWLEDGE = defaultsOf(KnowledgeFilterQuery);
+const FEED_KNOWLEDGE = defaultsOf(FeedKnowledgeQuery);
+const PLATFORM_SCOPE = new PlatformHostsQuery().scope;
+
 /** A domain's hosts as the service lists them: its page, and its count unless the domain's counters give it. */
 function domainHostsOptions(params, domain) {
   return {
     domain,
     filter: params.get('filter') ?? 'all',
     search: params.get('search') ?? undefined,
+    knowledge: LIST_KNOWLEDGE,
     limit: int(params.get('limit'), 100, 1000),
     offset: int(params.get('offset'), 0, 1e9),
   };
@@ -162,7 +176,8 @@ const ROUTES = [
     pattern: /^\/api\/v1\/subdomains\/new$/,
     statements: (_m, params) => {
       const before = params.get('before_ts') ? { ts: params.get('before_ts'), id: params.get('before_id') } : undefined;
-      return [newFeedStatement({ since: sinceOf(params), limit: int(params.get('limit'), 500, 2000), before })];
+      const limit = int(params.get('limit'), 500, 2000);
+      return [newFeedStatement({ since: sinceOf(params), limit, before, knowledge: FEED_KNOWLEDGE })];
     },
     body: (_key, _m, params, [found]) => {
       const limit = int(params.get('limit'), 500, 2000);
@@ -176,7 +191,12 @@ const ROUTES = [
   {
     pattern: /^\/api\/v1\/subdomains\/search$/,
     statements: (_m, params) => [
-      searchStatement(params.get('q'), int(params.get('limit'), 100, 1000), int(params.get('offset'), 0, 1e9)),
+      searchStatement(
+        params.get('q'),
+        int(params.get('limit'), 100, 1000),
+        int(params.get('offset'), 0, 1e9),
+        LIST_KNOWLEDGE,
+      ),
     ],
     body: (_key, _m, params, [data]) => ({
       data,
@@ -205,7 +225,7 @@ const ROUTES = [
     pattern: /^\/api\/v1\/domains\/([a-z0-9.-]+)\/subdomains\/new$/,
     statements: (m) => [domainByName(m[1])],
     then: (_m, params, [[domain]]) => [
-      domainNewStatement(domain.id, sinceOf(params), int(params.get('limit'), 500, 2000)),
+      domainNewStatement(domain.id, sinceOf(params), int(params.get('limit'), 500, 2000), FEED_KNOWLEDGE),
     ],
     body: (_key, _m, params, [data]) => ({
       data,
@@ -222,6 +242,7 @@ const ROUTES = [
           limit: int(params.get('limit'), 1000, 10000),
           after: cursor ? decodePlatformCursor(cursor) : undefined,
           activeOnly: true,
+          scope: PLATFORM_SCOPE,
         }),
       ];
     },
@@ -236,7 +257,12 @@ const ROUTES = [
   {
     pattern: /^\/api\/v1\/platforms\/([a-z]+)\/subdomains\/new$/,
     statements: (m, params) => [
-      newFeedStatement({ since: sinceOf(params), limit: int(params.get('limit'), 500, 2000), platform: m[1] }),
+      newFeedStatement({
+        since: sinceOf(params),
+        limit: int(params.get('limit'), 500, 2000),
+        platform: m[1],
+        knowledge: FEED_KNOWLEDGE,
+      }),
     ],
     body: (_key, _m, params, [found]) => {
       const limit = int(params.get('limit'), 500, 2000);
