@@ -10,6 +10,7 @@ type Plan = {
   'Actual Loops'?: number;
   'Index Name'?: string;
   'Index Cond'?: string;
+  Output?: string[];
   Plans?: Plan[];
 };
 
@@ -136,6 +137,29 @@ describe('query plans at size', () => {
     const reads = (await plansOf(path)).flatMap(({ plan }) => hostReads(plan));
     expect([path, reads.filter((type) => type === 'Index Scan' || type === 'Seq Scan')]).toEqual([path, []]);
     expect(reads.length).toBeGreaterThan(0);
+  });
+
+  // A list page past an offset chooses its rows first and renders (timestamps as text) and joins only those: 100
+  // scans past 2,000 at 1M hosts took 7.1 ms rendering and joining all 2,100, and 1.4 ms this way.
+  it.each([
+    ['/scans?limit=20&offset=100', 'joins each scan to its domain'],
+    ['/domains?limit=20&offset=100', 'joins nothing'],
+    ['/domains?sort=last_scanned_at&offset=150', 'joins nothing'],
+  ])('GET %s renders only the rows of its page, and %s', async (path, joins) => {
+    const page = (await statementsOf(path)).find(({ sql }) => /\bLIMIT\b/.test(sql))!;
+    const [{ 'QUERY PLAN': found }] = await t.dataSource.query(
+      `EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) ${page.sql}`,
+      page.params,
+    );
+    const all = nodes((found as { Plan: Plan }[])[0].Plan);
+    const rows = (n: Plan) => (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1);
+    const limit = Number(new URL(path, 'http://x').searchParams.get('limit') ?? 100);
+    const rendering = all.filter((n) => n.Output?.some((o) => o.includes('to_char(')));
+    expect(rendering.length).toBeGreaterThan(0);
+    expect([path, Math.max(...rendering.map(rows))]).toEqual([path, limit]);
+    // The domains a page of scans shows are read for its rows alone.
+    const domainReads = path.startsWith('/scans') ? all.filter((n) => n['Relation Name'] === 'domains') : [];
+    expect([path, domainReads.map(rows)]).toEqual([path, joins === 'joins nothing' ? [] : [limit]]);
   });
 
   // A walk of a platform's hosts starts each page at its cursor's domain in domains_platform_idx. Bounded by the

@@ -239,7 +239,15 @@ export function domainListStatements(
   if (filters.search) where.push(`d.domain LIKE ${q.p(containsPattern(filters.search.toLowerCase()))} ESCAPE '\\'`);
   if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
   if (filters.enabled !== undefined) where.push(`d.enabled = ${q.p(filters.enabled)}`);
-  return pageWithCount(q, { select: DOMAIN_COLUMNS, from: 'domains d', where, orderBy: ORDER[sort], limit, offset });
+  return pageWithCount(q, {
+    select: DOMAIN_COLUMNS,
+    from: 'domains d',
+    where,
+    orderBy: ORDER[sort],
+    limit,
+    offset,
+    pageFirst: { alias: 'd', from: 'domains d' },
+  });
 }
 
 /** GET /domains/{domain}: the domain with its stats, new counts from the per-domain rollups (domainNewPartsSql). */

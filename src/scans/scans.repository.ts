@@ -58,15 +58,18 @@ export function scanListStatements(
   if (filters.domainId !== undefined) where.push(`s.domain_id = ${q.p(filters.domainId)}`);
   if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
   if (filters.status) where.push(`s.status = ${q.p(filters.status)}`);
+  const from = 'scans s JOIN domains d ON d.id = s.domain_id';
   return pageWithCount(q, {
     select: SCAN_COLUMNS,
-    from: 'scans s JOIN domains d ON d.id = s.domain_id',
+    from,
     // Every scan has its domain: the count reads scans alone unless a platform is asked for.
     countFrom: filters.platform ? undefined : 'scans s',
     where,
     orderBy: 's.started_at DESC, s.id DESC',
     limit,
     offset,
+    // The page's scans first (with their domains when a platform is asked for), then each one's domain.
+    pageFirst: { alias: 's', from: filters.platform ? from : 'scans s', join: 'JOIN domains d ON d.id = s.domain_id' },
   });
 }
 
