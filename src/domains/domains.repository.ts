@@ -246,7 +246,7 @@ export function domainListStatements(
     orderBy: ORDER[sort],
     limit,
     offset,
-    pageFirst: { alias: 'd', from: 'domains d' },
+    pageFirst: { alias: 'd' },
   });
 }
 

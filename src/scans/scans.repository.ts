@@ -58,10 +58,10 @@ export function scanListStatements(
   if (filters.domainId !== undefined) where.push(`s.domain_id = ${q.p(filters.domainId)}`);
   if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
   if (filters.status) where.push(`s.status = ${q.p(filters.status)}`);
-  const from = 'scans s JOIN domains d ON d.id = s.domain_id';
+  const joinDomain = 'JOIN domains d ON d.id = s.domain_id';
   return pageWithCount(q, {
     select: SCAN_COLUMNS,
-    from,
+    from: `scans s ${joinDomain}`,
     // Every scan has its domain: the count reads scans alone unless a platform is asked for.
     countFrom: filters.platform ? undefined : 'scans s',
     where,
@@ -69,7 +69,7 @@ export function scanListStatements(
     limit,
     offset,
     // The page's scans first (with their domains when a platform is asked for), then each one's domain.
-    pageFirst: { alias: 's', from: filters.platform ? from : 'scans s', join: 'JOIN domains d ON d.id = s.domain_id' },
+    pageFirst: { alias: 's', join: joinDomain },
   });
 }
 
