@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFloor } from './floor-server.mjs';
+import { floorStatements } from './floor-server.mjs';
 import {
   DEFAULT_ROOTS,
   createBenchDatabase,
@@ -51,10 +51,9 @@ const independent = await inOwnProcess('./independent-floor.mjs', 'startIndepend
 ]);
 const service = await startService(dbUrl);
 const index = await (await fetch(`${service.url}/api/v1/`)).json();
-const floorArgs = [dbUrl, env.DATABASE_POOL_SIZE, index];
-const floorServer = await inOwnProcess('./floor-server.mjs', 'startFloor', floorArgs);
-// The same floor in this process, for which paths it knows and the statements pgbench runs; it serves no load.
-const floor = await startFloor(...floorArgs);
+const floorServer = await inOwnProcess('./floor-server.mjs', 'startFloor', [dbUrl, env.DATABASE_POOL_SIZE, index]);
+// What the floor asks (which paths it knows, the statements pgbench runs), without a server.
+const floor = floorStatements(dbUrl);
 
 // Parameters from the data itself.
 const get = async (path) => (await fetch(`${service.url}/api/v1${path}`, { headers: { 'x-api-key': token } })).json();

@@ -272,7 +272,8 @@ const ROUTES = [
   },
 ];
 
-export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
+/** The floor's queries, as the service's connections run them: no JIT, prepared where the service prepares. */
+function floorPool(databaseUrl, poolSize) {
   // The service's own connection settings (dataSourceOptions): no JIT.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, options: '-c jit=off' });
   // An idle connection ended by the server (the bench dropping its database) is no failure of the floor.
@@ -280,11 +281,39 @@ export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
   // A statement the service prepares on each connection is prepared here too (see Statement.prepare).
   const query = async ({ sql, params, prepare }) =>
     (await pool.query({ text: sql, values: params, name: prepare ? preparedName(sql) : undefined })).rows;
+  return { pool, query };
+}
 
+const routeOf = (url) => ROUTES.find((r) => r.pattern.test(url.pathname));
+
+/**
+ * What the floor asks, without serving: which paths it knows, and the statements (the key lookup first) a request
+ * for `path` makes, for pgbench. A second round (`then`, as /scans?domain= has) gets the first round's rows from
+ * this database, over one connection of its own.
+ */
+export function floorStatements(databaseUrl) {
+  const { pool, query } = floorPool(databaseUrl, 1);
+  return {
+    knows: (path) => routeOf(new URL(path, 'http://floor')) !== undefined,
+    async statementsFor(path, token) {
+      const url = new URL(path, 'http://floor');
+      const route = routeOf(url);
+      const match = url.pathname.match(route.pattern);
+      const first = route.statements(match, url.searchParams);
+      const second = (route.then && route.then(match, url.searchParams, await Promise.all(first.map(query)))) ?? [];
+      const key = route.public ? [] : [{ sql: KEY_LOOKUP_SQL, params: [hashToken(token)], prepare: true }];
+      return [...key, ...first, ...second];
+    },
+    close: () => pool.end(),
+  };
+}
+
+export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
+  const { pool, query } = floorPool(databaseUrl, poolSize);
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://floor');
-      const route = ROUTES.find((r) => r.pattern.test(url.pathname));
+      const route = routeOf(url);
       if (!route) return void res.writeHead(404).end();
       const [key] = route.public
         ? [{}]
@@ -309,20 +338,6 @@ export async function startFloor(databaseUrl, poolSize = 10, index = {}) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}`,
-    knows: (path) => ROUTES.some((r) => r.pattern.test(new URL(path, 'http://floor').pathname)),
-    /**
-     * The statements (the key lookup first) a request for `path` makes, for pgbench: a second round (`then`, as
-     * /scans?domain= has) gets the first round's rows from this database.
-     */
-    async statementsFor(path, token) {
-      const url = new URL(path, 'http://floor');
-      const route = ROUTES.find((r) => r.pattern.test(url.pathname));
-      const match = url.pathname.match(route.pattern);
-      const first = route.statements(match, url.searchParams);
-      const second = (route.then && route.then(match, url.searchParams, await Promise.all(first.map(query)))) ?? [];
-      const key = route.public ? [] : [{ sql: KEY_LOOKUP_SQL, params: [hashToken(token)], prepare: true }];
-      return [...key, ...first, ...second];
-    },
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
       await pool.end();
