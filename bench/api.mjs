@@ -11,8 +11,12 @@
 // platforms, search terms that hit and miss, cursors taken from real pages, deep offsets.
 // Seeds BENCH_HOSTS (1,000,000) over BENCH_ROOTS (2,000) root domains with seed-demo; results go to
 // bench/results/api-<hosts>.json (api-<hosts>-<roots>roots.json for another number of roots).
+// BENCH_ROUNDS (1): each endpoint is measured on the three servers that many times, in turn, the order reversed
+// every other round; a figure is the median of its rounds, and a ratio the median of the ratios of each round (two
+// measurements seconds apart, so the machine's drift between endpoints cancels).
 // Usage: npm run build && node bench/api.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_ROOTS, BENCH_SECONDS,
-// BENCH_CONNECTIONS, BENCH_INTEL=1 to give every host its host_intel row; results then go to api-<hosts>-intel.json)
+// BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_ONLY, BENCH_INTEL=1 to give every host its host_intel row; results then go
+// to api-<hosts>-intel.json)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +25,7 @@ import { floorStatements } from './floor-server.mjs';
 import {
   DEFAULT_ROOTS,
   createBenchDatabase,
+  median,
   fillHostIntel,
   inOwnProcess,
   loadTest,
@@ -35,6 +40,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 // under 15 minutes.
 const dbFloorSeconds = Number(process.env.BENCH_DB_FLOOR_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 
 const db = await createBenchDatabase('api', { hosts, roots });
 const { dbUrl, env, token } = db;
@@ -232,18 +238,39 @@ async function dbFloor(paths) {
 // BENCH_ONLY: a regular expression; only the endpoints whose name it matches are measured (a trace of a few).
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const results = [];
+/** A server's figures over the rounds: the median of each (errors: all of them). */
+const acrossRounds = (runs) => ({
+  rps: median(runs.map((r) => r.rps)),
+  p50: median(runs.map((r) => r.p50)),
+  p99: median(runs.map((r) => r.p99)),
+  errors: runs.reduce((sum, r) => sum + r.errors, 0),
+});
+const ratioAcross = (measured, a, b, figure) =>
+  +median(measured.map((m) => m[a][figure] / Math.max(m[b][figure], figure === 'p99' ? 1 : 0))).toFixed(2);
 for (const endpoint of endpoints.filter((e) => !only || only.test(e.name))) {
   const floored = endpoint.paths.every((p) => floor.knows(p));
-  await load(service.url, endpoint.paths, 2);
+  const servers = [
+    ['service', service.url],
+    ...(floored ? [['node_floor', floorServer.url]] : []),
+    ['independent_floor', independent.url],
+  ];
+  const measured = [];
+  for (let round = 0; round < rounds; round++) {
+    const figures = {};
+    for (const [name, url] of round % 2 === 0 ? servers : [...servers].reverse()) {
+      await load(url, endpoint.paths, 2);
+      figures[name] = summary(await load(url, endpoint.paths, seconds));
+    }
+    measured.push(figures);
+  }
   const row = {
     endpoint: endpoint.name,
     paths: endpoint.paths.length,
-    service: summary(await load(service.url, endpoint.paths, seconds)),
+    service: acrossRounds(measured.map((m) => m.service)),
   };
   if (floored) {
-    await load(floorServer.url, endpoint.paths, 2);
-    row.node_floor = summary(await load(floorServer.url, endpoint.paths, seconds));
-    row.ratio_to_node_floor = +(row.service.rps / row.node_floor.rps).toFixed(2);
+    row.node_floor = acrossRounds(measured.map((m) => m.node_floor));
+    row.ratio_to_node_floor = ratioAcross(measured, 'service', 'node_floor', 'rps');
     // An endpoint that asks the database nothing (the index) has no database floor.
     const asks = (await Promise.all(endpoint.paths.map((p) => floor.statementsFor(p, token)))).some((s) => s.length);
     if (asks) {
@@ -251,11 +278,14 @@ for (const endpoint of endpoints.filter((e) => !only || only.test(e.name))) {
       row.ratio_to_db_floor = +(row.service.rps / row.db_floor.rps).toFixed(2);
     }
   }
-  await load(independent.url, endpoint.paths, 2);
-  row.independent_floor = summary(await load(independent.url, endpoint.paths, seconds));
-  row.ratio_to_independent_floor = +(row.service.rps / row.independent_floor.rps).toFixed(2);
+  row.independent_floor = acrossRounds(measured.map((m) => m.independent_floor));
+  row.ratio_to_independent_floor = ratioAcross(measured, 'service', 'independent_floor', 'rps');
   // Above 1: the service's p99 is that many times the independent floor's.
-  row.p99_to_independent_floor = +(row.service.p99 / Math.max(row.independent_floor.p99, 1)).toFixed(2);
+  row.p99_to_independent_floor = ratioAcross(measured, 'service', 'independent_floor', 'p99');
+  if (rounds > 1) {
+    row.rounds = measured;
+    row.ratios_to_independent_floor = measured.map((m) => +(m.service.rps / m.independent_floor.rps).toFixed(2));
+  }
   results.push(row);
   const f = (x) => (x ? `${x.rps} req/s p50 ${x.p50} p99 ${x.p99} ms` : '—');
   console.log(
@@ -263,7 +293,8 @@ for (const endpoint of endpoints.filter((e) => !only || only.test(e.name))) {
       `${f(row.independent_floor)} | DB floor ${f(row.db_floor)}` +
       (floored ? ` | ratio ${row.ratio_to_node_floor} (DB ${row.ratio_to_db_floor})` : '') +
       ` | ÷ independent ${row.ratio_to_independent_floor} (p99 ×${row.p99_to_independent_floor})` +
-      ` | errors ${row.service.errors}, independent ${row.independent_floor.errors}`,
+      ` | errors ${row.service.errors}, independent ${row.independent_floor.errors}` +
+      (row.ratios_to_independent_floor ? ` | rounds ${row.ratios_to_independent_floor.join(', ')}` : ''),
   );
 }
 
@@ -276,6 +307,7 @@ writeResult(`api-${hosts}${suffix}`, {
   roots,
   seconds,
   connections,
+  rounds,
   only: only?.source ?? null,
   seed_seconds: db.seedSeconds,
   results,
