@@ -152,7 +152,8 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   instrumentHttp(fastify, metrics, env.METRICS === 'on', env.METRICS_TOKEN);
   installConditionalGet(fastify);
   await installCompression(fastify);
-  fastify.setReplySerializer(serializeReply);
+  // Fastify types a serializer's result as a string, and sends a Buffer as well: a rendered body is one.
+  fastify.setReplySerializer(serializeReply as (payload: unknown) => string);
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseAccountForm);
 
   const app = await NestFactory.create<NestFastifyApplication>(

@@ -36,7 +36,7 @@ export class ListCounts {
     db: Queryable,
     statements: { page: Statement; count: Statement },
     take: number,
-  ): Promise<{ json: string; total: number }> {
+  ): Promise<{ json: string | Buffer; total: number }> {
     const { count } = statements;
     const version = this.version.forReads();
     if (!this.kept || version === null || /\bnow\(\)/i.test(count.sql)) return jsonPageAndTotal(db, statements, take);

@@ -304,7 +304,7 @@ export class HostsRepository {
   }
 
   /** One page of a domain's hosts, rendered, and the count of all that match (see countedByCounters). */
-  async listForDomain(opts: DomainHostsOptions): Promise<{ json: string; total: number }> {
+  async listForDomain(opts: DomainHostsOptions): Promise<{ json: string | Buffer; total: number }> {
     const statements = domainHostsStatements(opts);
     const total = countedByCounters(opts);
     if (total === null) return this.counts.pageAndTotal(this.db, statements, opts.limit);

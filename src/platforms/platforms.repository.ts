@@ -43,7 +43,7 @@ export class PlatformsRepository {
    * Every platform (or one) with its counts: domain and host totals from the domains' live counters, and
    * hosts first seen in the last 24 hours from the rollups (newHostPartsSql).
    */
-  async withCounts(): Promise<string> {
+  async withCounts(): Promise<string | Buffer> {
     return (await jsonPage(this.reads, platformsStatement(), Infinity)).json;
   }
 

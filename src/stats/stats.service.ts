@@ -24,7 +24,7 @@ export class StatsService {
       this.platforms.withCounts(),
     ]);
     return RenderedJson.data(
-      `{"totals":${JSON.stringify(totals)},"new":${JSON.stringify(fresh)},"platforms":${platforms}}`,
+      `{"totals":${JSON.stringify(totals)},"new":${JSON.stringify(fresh)},"platforms":${platforms.toString()}}`,
     );
   }
 

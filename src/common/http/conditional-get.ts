@@ -104,7 +104,7 @@ export class ResponseCache {
         ? new LRUCache({
             maxSize: Math.ceil((budget * 3) / 4),
             sizeCalculation: ({ body }, key) =>
-              key.length + (body instanceof RenderedJson ? body.text.length : JSON.stringify(body).length) + 128,
+              key.length + (body instanceof RenderedJson ? body.body.length : JSON.stringify(body).length) + 128,
           })
         : null;
     version.onMove(() => {
