@@ -1,13 +1,7 @@
-import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { seedDomain } from './fixtures/data.js';
+import { type RawResponse, getRaw } from './fixtures/http.js';
 import { type TestApp, startTestApp } from './fixtures/test-app.js';
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
 
 /**
  * Compression negotiated from Accept-Encoding, read off the wire (fetch would decode it out of sight): br and gzip
@@ -26,31 +20,18 @@ describe('response compression', () => {
   });
   afterAll(() => t.close());
 
-  /** One GET on a fresh connection, the body as it came (read until the end, or `limit` bytes for a stream). */
+  /** One GET read off the wire (see getRaw), with `acceptEncoding` when not null. */
   const get = (path: string, acceptEncoding: string | null, limit = Infinity) =>
-    new Promise<Raw>((resolve, reject) => {
-      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-      if (acceptEncoding !== null) headers['accept-encoding'] = acceptEncoding;
-      const req = request(`${t.baseUrl}${path}`, { headers, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
-        res.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          size += chunk.length;
-          if (size >= limit) {
-            res.destroy();
-            done();
-          }
-        });
-        res.on('end', done);
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    getRaw(
+      `${t.baseUrl}${path}`,
+      {
+        authorization: `Bearer ${token}`,
+        ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
+      },
+      limit,
+    );
 
-  const decode = (raw: Raw) => {
+  const decode = (raw: RawResponse) => {
     const encoding = raw.headers['content-encoding'];
     if (encoding === 'br') return brotliDecompressSync(raw.body);
     if (encoding === 'gzip') return gunzipSync(raw.body);

@@ -1,5 +1,5 @@
-import { type IncomingHttpHeaders, request } from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
+import { getRaw } from './fixtures/http.js';
 import { type TestApp, startTestApp } from './fixtures/test-app.js';
 
 /**
@@ -25,30 +25,15 @@ describe('large pages', () => {
   });
   afterAll(() => t.close());
 
-  /** One GET read off the wire (fetch would ask for a compressed body and decode it out of sight). */
+  /** One GET read off the wire (see getRaw). */
   const get = (path: string, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
-      const req = request(
-        `${t.baseUrl}/api/v1${path}`,
-        { headers: { authorization: `Bearer ${token}`, ...headers }, agent: false },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
+    getRaw(`${t.baseUrl}/api/v1${path}`, { authorization: `Bearer ${token}`, ...headers });
 
   it.each([
     ['large', 1000, DOMAINS],
     ['small', 5, 5],
   ])('a %s page reads as JSON row for row, and revalidates to 304', async (_, limit, rows) => {
-    const { status, headers, bytes } = await get(`/domains?limit=${limit}`);
+    const { status, headers, body: bytes } = await get(`/domains?limit=${limit}`);
     expect(status).toBe(200);
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
     expect(Number(headers['content-length'])).toBe(bytes.length);
@@ -64,13 +49,13 @@ describe('large pages', () => {
     const etag = headers.etag;
     expect(etag).toMatch(/^W\/"[\w-]+"$/);
     const again = await get(`/domains?limit=${limit}`, { 'if-none-match': etag ?? '' });
-    expect([again.status, again.bytes.length, again.headers.etag]).toEqual([304, 0, etag]);
+    expect([again.status, again.body.length, again.headers.etag]).toEqual([304, 0, etag]);
   });
 
   it('compresses a large page to the very bytes a plain request gets', async () => {
     const plain = await get('/domains?limit=1000');
     const packed = await get('/domains?limit=1000', { 'accept-encoding': 'br' });
     expect([plain.headers['content-encoding'], packed.headers['content-encoding']]).toEqual([undefined, 'br']);
-    expect(brotliDecompressSync(packed.bytes).equals(plain.bytes)).toBe(true);
+    expect(brotliDecompressSync(packed.body).equals(plain.body)).toBe(true);
   });
 });
