@@ -122,12 +122,12 @@ const ROUTES = [
   },
   {
     pattern: /^\/api\/v1\/scans$/,
-    // A domain filter is looked up first, as the service does; the floor then filters by its id.
-    statements: (_m, params) => (params.get('domain') ? [domainByName(params.get('domain'))] : []),
-    then: (_m, params, [[domain] = []]) => {
+    // A domain filter is part of the list's statement, as in the service (which looks the domain up only when
+    // nothing matched, to answer 404 for one not tracked: never on the bench's domains).
+    statements: (_m, params) => {
       const { limit, offset } = page(params, 50, 500);
       const filters = {
-        domainId: domain?.id,
+        domain: params.get('domain') ?? undefined,
         platform: params.get('platform') ?? undefined,
         status: params.get('status') ?? undefined,
       };
@@ -288,7 +288,7 @@ const routeOf = (url) => ROUTES.find((r) => r.pattern.test(url.pathname));
 
 /**
  * What the floor asks, without serving: which paths it knows, and the statements (the key lookup first) a request
- * for `path` makes, for pgbench. A second round (`then`, as /scans?domain= has) gets the first round's rows from
+ * for `path` makes, for pgbench. A second round (`then`, as a domain's hosts have) gets the first round's rows from
  * this database, over one connection of its own.
  */
 export function floorStatements(databaseUrl) {

@@ -11,7 +11,8 @@ const SCAN_COLUMNS = `s.id, d.domain, d.platform_slug AS platform, s.trigger, s.
   (extract(epoch FROM s.finished_at - s.started_at) * 1000)::int AS duration_ms`;
 
 export interface ScanFilters {
-  domainId?: number;
+  /** A root domain's name: its scans are found through its id in the same statement. */
+  domain?: string;
   platform?: string;
   status?: ScanStatus;
 }
@@ -55,7 +56,10 @@ export function scanListStatements(
 ): { page: Statement; count: Statement } {
   const q = new Params();
   const where: string[] = [];
-  if (filters.domainId !== undefined) where.push(`s.domain_id = ${q.p(filters.domainId)}`);
+  // The domain's id by domains_domain_key, then its scans by scans_domain_idx: one round trip. An unknown domain
+  // matches nothing; the caller tells it from a domain without scans only when the page is empty.
+  if (filters.domain !== undefined)
+    where.push(`s.domain_id = (SELECT id FROM domains WHERE domain = ${q.p(filters.domain)})`);
   if (filters.platform) where.push(`d.platform_slug = ${q.p(filters.platform)}`);
   if (filters.status) where.push(`s.status = ${q.p(filters.status)}`);
   const joinDomain = 'JOIN domains d ON d.id = s.domain_id';

@@ -28,12 +28,13 @@ export class ScansService {
   }
 
   async list(query: ListScansQuery) {
-    const domainId = query.domain ? (await this.tracked.requireTracked(query.domain)).id : undefined;
     const page = await this.scans.listPage(
-      { domainId, platform: query.platform, status: query.status },
+      { domain: query.domain, platform: query.platform, status: query.status },
       query.limit,
       query.offset,
     );
+    // No scan matched: a domain asked for may not be tracked at all (404), which the list's statement cannot tell.
+    if (page.total === 0 && query.domain) await this.tracked.requireTracked(query.domain);
     return RenderedJson.envelope(page.json, { limit: query.limit, offset: query.offset, total: page.total });
   }
 

@@ -62,6 +62,16 @@ describe('GET /scans, /scans/{id} and /scans/status', () => {
     const latest = (await t.get('/scans?domain=a.com&limit=1', auth)).body;
     expect(latest.data.map((s: { trigger: string }) => s.trigger)).toEqual(['cli']);
     expect(latest.meta).toEqual({ limit: 1, offset: 0, total: 2 });
+    // A tracked domain without a matching scan is an empty page, not a 404: c.com has none, a.com no error.
+    for (const path of ['/scans?domain=c.com', '/scans?domain=a.com&status=error', '/scans?domain=c.com&offset=40']) {
+      const empty = await t.get(path, auth);
+      expect({ path, status: empty.status, data: empty.body.data, total: empty.body.meta.total }).toEqual({
+        path,
+        status: 200,
+        data: [],
+        total: 0,
+      });
+    }
     expect((await t.get('/scans?limit=9999', auth)).body.meta.limit).toBe(500);
   });
 
@@ -70,6 +80,7 @@ describe('GET /scans, /scans/{id} and /scans/status', () => {
     expectError(await t.get('/scans?platform=x', auth), 400, 'invalid_query');
     expectError(await t.get('/scans?domain=A.com', auth), 400, 'invalid_domain');
     expectError(await t.get('/scans?domain=zzz.com', auth), 404, 'not_found');
+    expectError(await t.get('/scans?domain=zzz.com&status=error&offset=10', auth), 404, 'not_found');
   });
 
   it('shows one scan by id; a malformed id is 400 invalid_id, an unknown one 404 not_found', async () => {
