@@ -242,6 +242,7 @@ export async function startService(dbUrl, env = {}, dir = '.') {
   }
   return {
     url,
+    pid: child.pid,
     /** Resident memory of the service process, in bytes. */
     rss: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024,
     stop: () => child.kill('SIGTERM'),
