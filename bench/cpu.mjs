@@ -4,7 +4,8 @@
 //
 // Each endpoint of api.mjs whose name BENCH_ONLY matches (a regular expression; `^GET /scans$` unless given) is
 // asked a fixed number of times (BENCH_AMOUNT, 4,000) with BENCH_CONNECTIONS (16) connections over its rotation of
-// paths, as api.mjs asks it, after a warm-up of a quarter as many; with BENCH_EACH=1 each of its paths alone too.
+// paths, as api.mjs asks it, after a warm-up of a quarter as many; and each of its paths alone too for the endpoints
+// whose name BENCH_EACH (a regular expression) matches.
 // Per request:
 //   server_us — user and system CPU of the server's process (/proc/<pid>/stat);
 //   rest_us   — CPU of the rest of the machine (/proc/stat, all cores) less the server's and this process's own
@@ -25,7 +26,7 @@ const amount = Number(process.env.BENCH_AMOUNT ?? 4000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const only = new RegExp(process.env.BENCH_ONLY ?? '^GET /scans$');
-const each = process.env.BENCH_EACH === '1';
+const each = process.env.BENCH_EACH ? new RegExp(process.env.BENCH_EACH) : null;
 
 /** Clock ticks a second of /proc's CPU figures (USER_HZ: 100 on every Linux Node runs on). */
 const HZ = 100;
@@ -96,7 +97,7 @@ const servers = [
 ];
 const results = [];
 const runs = endpoints.flatMap(({ name, paths }) => [
-  ...(each && paths.length > 1 ? paths.map((p) => [p, [p]]) : []),
+  ...(each?.test(name) && paths.length > 1 ? paths.map((p) => [p, [p]]) : []),
   [name, paths],
 ]);
 for (const [name, rotation] of runs) {
@@ -138,7 +139,7 @@ writeResult(`cpu-${hosts}${roots === DEFAULT_ROOTS ? '' : `-${roots}roots`}`, {
   hosts,
   roots,
   only: only.source,
-  each,
+  each: each?.source ?? null,
   amount,
   connections,
   rounds,
