@@ -352,6 +352,11 @@ describe('GET /export bytes', () => {
     // One object a line, each JSON text of its own (a title's line break is escaped in it).
     const lines = body.slice(2, -3).split(',\n');
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(shown.map(json));
+    // Each object's keys in the README's order, the fields after them in the order asked, and no spaces.
+    expect(lines.map((l) => Object.keys(JSON.parse(l) as object).join())).toEqual(
+      shown.map(() => `host,domain,platform,first_seen_at,is_active,sources,${FIELDS}`),
+    );
+    expect(lines[0]).toBe(JSON.stringify(JSON.parse(lines[0])));
     expect((await raw('format=csv&domain=nest.test&fields=title&search=c.')).toString()).toBe(
       'host,domain,platform,first_seen_at,is_active,title\r\n' +
         `c.nest.test,nest.test,hackerone,${SEEN_ISO},true,"tab\there, comma, ""quote"" \\ back\\slash \\N \\. end"\r\n`,

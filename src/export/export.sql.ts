@@ -29,6 +29,7 @@ export interface Position {
 // PostgreSQL renders each line itself, and Node passes its bytes on. Hosts, domains and slugs are validated
 // names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but a title (see FIELD).
 function line(format: ExportFormat, fields: readonly ExportField[]): string {
+  if (format === 'json') return 'row_to_json(r)::text'; // the row of jsonObjectRow
   const extra = fields.map((f) => FIELD[f][format]);
   switch (format) {
     case 'txt':
@@ -36,11 +37,19 @@ function line(format: ExportFormat, fields: readonly ExportField[]): string {
     case 'csv':
       return `concat_ws(',', h.host, d.domain, d.platform_slug, ${isoSql('h.first_seen_at')}, h.is_active::text
                         ${extra.map((e) => `, ${e}`).join('')})`;
-    case 'json':
-      return `(json_build_object('host', h.host, 'domain', d.domain, 'platform', d.platform_slug,
-                 'first_seen_at', ${isoSql('h.first_seen_at')}, 'is_active', h.is_active,
-                 'sources', host_sources(h.sources))::jsonb ${extra.map((e) => `|| ${e}`).join(' ')})::text`;
   }
+}
+
+/**
+ * The json export's object as a row `r` beside d and h (a LATERAL subquery with no FROM, which the planner folds
+ * into the walk's own rows): row_to_json writes its keys in this order, with no spaces. Building the object with
+ * json_build_object and joining the fields with jsonb's `||` cost twice as much of PostgreSQL's time (6.2 µs a
+ * row against 2.4 at 1M hosts), and jsonb printed its keys sorted by length.
+ */
+function jsonObjectRow(fields: readonly ExportField[]): string {
+  return `CROSS JOIN LATERAL (SELECT h.host, d.domain, d.platform_slug AS platform,
+                                     ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
+                                     host_sources(h.sources) AS sources${fieldColumns(fields)}) r`;
 }
 
 /** The host columns a line reads: a txt export of names alone reads hosts_domain_host_key and no row. */
@@ -58,40 +67,40 @@ const cname = intel('k.cname');
 const status = intel('k.http_status');
 const title = intel('k.title');
 const csvQuoted = (text: string) => `'"' || replace(${text}, '"', '""') || '"'`;
-const jsonField = (field: ExportField) => `jsonb_build_object('${field}', ${FIELD_COLUMNS[field]})`;
 
 /**
  * The extra fields as columns of a row statement over hosts h (the json export's keys, and the platform bulk feed's,
  * rendered by row_to_json): arrays (empty where nothing is known), a number or a text (null where nothing is known).
  */
-export const FIELD_COLUMNS: Record<ExportField, string> = {
+const FIELD_COLUMNS: Record<ExportField, string> = {
   ips: `coalesce(${ips}, '{}')`,
   cname: `coalesce(${cname}, '{}')`,
   status,
   title,
 };
 
-/** Each extra field in each format: empty text (txt, csv) or null (json) where nothing is known. */
-const FIELD: Record<ExportField, Record<ExportFormat, string>> = {
+/** The fields asked for as named columns of a row over hosts h, each after a comma, in the order asked. */
+export function fieldColumns(fields: readonly ExportField[]): string {
+  return fields.map((f) => `, ${FIELD_COLUMNS[f]} AS ${f}`).join('');
+}
+
+/** Each extra field in txt and csv: empty text where nothing is known (json's are FIELD_COLUMNS, null there). */
+const FIELD: Record<ExportField, Record<'txt' | 'csv', string>> = {
   ips: {
     txt: `coalesce(array_to_string(${ips}, ' '), '')`,
     csv: `coalesce(array_to_string(${ips}, ' '), '')`,
-    json: jsonField('ips'),
   },
   cname: {
     txt: `coalesce(array_to_string(${cname}, ' '), '')`,
     csv: `coalesce(array_to_string(${cname}, ' '), '')`,
-    json: jsonField('cname'),
   },
   status: {
     txt: `coalesce(${status}::text, '')`,
     csv: `coalesce(${status}::text, '')`,
-    json: jsonField('status'),
   },
   title: {
     txt: `coalesce(translate(${title}, E'\\t', ' '), '')`,
     csv: `coalesce(${csvQuoted(title)}, '')`,
-    json: jsonField('title'),
   },
 };
 
@@ -156,6 +165,7 @@ export function batchStatement(
                      ${rootWhere.length ? `WHERE ${rootWhere.join(' AND ')}` : ''} ORDER BY d.domain) d
              CROSS JOIN LATERAL (SELECT ${hostColumns(format, filters.fields)} FROM hosts h
                                   WHERE ${hostWhere.join(' AND ')} ORDER BY h.host LIMIT ${rows}) h
+             ${format === 'json' ? jsonObjectRow(filters.fields) : ''}
              LIMIT ${rows}`;
   };
   let query: string;

@@ -27,7 +27,7 @@ import type { DomainNewHostDto, FeedHostDto, PlatformHostDto, SearchHostDto } fr
 import type { HostFilter } from './dto/host-queries.js';
 import type { TrackedDomain } from '../domains/domains.repository.js';
 import type { ExportField } from '../export/dto/export.query.js';
-import { FIELD_COLUMNS, textLine } from '../export/export.sql.js';
+import { fieldColumns, textLine } from '../export/export.sql.js';
 import type { HostDnsDto, HttpProbeDto, TakeoverDto } from '../intel/dto/dns.dto.js';
 import { ListCounts } from '../database/list-counts.js';
 
@@ -154,9 +154,7 @@ export function platformPageStatement(opts: PlatformPageOptions): Statement {
   if (opts.activeOnly) hosts.push('h.is_active');
   hosts.push(...hiddenConditions(undefined, opts.scope));
   const fields = opts.fields ?? [];
-  const extra = opts.textLines
-    ? `, ${textLine(fields)} AS line`
-    : fields.map((f) => `, ${FIELD_COLUMNS[f]} AS ${f}`).join('');
+  const extra = opts.textLines ? `, ${textLine(fields)} AS line` : fieldColumns(fields);
   const limit = q.p(opts.limit + 1);
   return {
     sql: `SELECT h.host, d.domain, h.is_active, ${sourcesSql()}${extra}
