@@ -20,7 +20,12 @@ import { DemoDataService } from '../dist/src/demo/demo-data.service.js';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The middle value; for an even count, the mean of the two middle ones. */
+export function median(xs) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const half = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+}
 
 /**
  * The commit a checkout (or a worktree of another commit) has out, with `+changes` when its tracked files other

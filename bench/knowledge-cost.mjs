@@ -8,7 +8,7 @@
 // BENCH_ROOTS roots, each with the realistic mix of knowledge (fillHostIntel). Medians and minimums of
 // BENCH_ROUNDS (200) runs each, interleaved. Results: bench/results/knowledge-cost.json.
 // Usage: npm run build && node bench/knowledge-cost.mjs   (BENCH_DATABASE_URL, BENCH_ROUNDS)
-import { createBenchDatabase, fillHostIntel, writeResult } from './harness.mjs';
+import { createBenchDatabase, fillHostIntel, median, writeResult } from './harness.mjs';
 import { domainNewStatement, newFeedStatement } from '../dist/src/hosts/hosts.repository.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -62,10 +62,7 @@ for (const [name, variants] of Object.entries(cases)) {
       bytes[variant] = run.bytes;
     }
   }
-  const stat = (list) => {
-    const sorted = [...list].sort((a, b) => a - b);
-    return { median_ms: +sorted[Math.floor(sorted.length / 2)].toFixed(2), min_ms: +sorted[0].toFixed(2) };
-  };
+  const stat = (list) => ({ median_ms: +median(list).toFixed(2), min_ms: +Math.min(...list).toFixed(2) });
   results[name] = Object.fromEntries(Object.keys(variants).map((v) => [v, { ...stat(times[v]), bytes: bytes[v] }]));
   const r = results[name];
   console.log(
