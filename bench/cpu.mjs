@@ -32,13 +32,18 @@ const each = process.env.BENCH_EACH ? new RegExp(process.env.BENCH_EACH) : null;
 const HZ = 100;
 /** User and system CPU seconds of a process. */
 function processSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command's name, which is in parentheses and may hold any character.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / HZ;
 }
-/** CPU seconds the whole machine has been busy (every core): all but idle and iowait. */
+/**
+ * CPU seconds the whole machine has been busy (every core): user, nice, system, irq and softirq. Not idle nor
+ * iowait; not steal (another machine's work on a shared host) nor guest (already in user and nice).
+ */
 function machineSeconds() {
-  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
-  return (ticks.reduce((a, b) => a + b, 0) - ticks[3] - ticks[4]) / HZ;
+  const [, user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/);
+  return [user, nice, system, irq, softirq].reduce((sum, ticks) => sum + Number(ticks), 0) / HZ;
 }
 const ownSeconds = () => {
   const { user, system } = process.cpuUsage();
@@ -74,7 +79,7 @@ function measure(server, rotation, count) {
         const rest_s = machineSeconds() - before.machine - server_s - (ownSeconds() - before.own);
         const us = (s) => Math.round((s * 1e6) / count);
         resolve({
-          rps: Math.round(count / (Number(last - started) / 1e9)),
+          rps: Math.round(answered / (Number(last - started) / 1e9)),
           p99: result.latency.p99,
           server_us: us(server_s),
           rest_us: us(rest_s),
@@ -86,7 +91,8 @@ function measure(server, rotation, count) {
     );
     // autocannon reports on its one-second ticks; the last answer's own time is the run's end.
     run.on('response', () => {
-      if (++answered === count) last = process.hrtime.bigint();
+      answered++;
+      last = process.hrtime.bigint();
     });
   });
 }

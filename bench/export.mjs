@@ -3,8 +3,8 @@
 //   service — GET /api/v1/export?format=txt|csv|json from the built service (node dist/main.js, WORKER=off), with
 //             Accept-Encoding: gzip for the compressed cases (bytes counted as they come, not decoded);
 //   floor   — psql -c "\copy (SELECT … the same columns, same order …) TO STDOUT [(FORMAT csv)]" [| gzip -1]; for
-//             JSON one object a line (json_build_object of the same keys, timestamps in PostgreSQL's own JSON form),
-//             the array's brackets and commas left to the service.
+//             JSON one object a line, the service's own bytes (row_to_json of the same keys), the array's brackets
+//             and commas left to the service.
 // Reports rows/s (median of BENCH_RUNS alternated runs), the ratio, and the server's RSS growth during the export.
 // Usage: npm run build && node bench/export.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_RUNS)
 import { spawn } from 'node:child_process';
@@ -32,10 +32,11 @@ const FLOOR_SQL = {
     options: ' (FORMAT csv)',
   },
   json: {
-    sql: `SELECT json_build_object('host', h.host, 'domain', d.domain, 'platform', d.platform_slug,
-                                   'first_seen_at', h.first_seen_at, 'is_active', h.is_active,
-                                   'sources', host_sources(h.sources))
-            FROM domains d JOIN hosts h ON h.domain_id = d.id ORDER BY d.domain, h.host`,
+    sql: `SELECT row_to_json(r) FROM (
+            SELECT h.host, d.domain, d.platform_slug AS platform,
+                   to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+                   h.is_active, host_sources(h.sources) AS sources
+              FROM domains d JOIN hosts h ON h.domain_id = d.id ORDER BY d.domain, h.host) r`,
     options: '',
   },
 };
@@ -79,7 +80,9 @@ function serviceRun(format, encoding) {
 /** psql \copy of the same rows in the same order, piped through gzip -1 when gzip is asked for. */
 function floorRun(format, gzip) {
   const { sql, options } = FLOOR_SQL[format];
-  const copy = `psql '${dbUrl}' -qAt -c "\\copy (${sql.replace(/\s+/g, ' ')}) TO STDOUT${options}"`;
+  // Inside the shell's double quotes, the statement's own double quotes (to_char's "T") and $ ` \ are escaped.
+  const statement = sql.replace(/\s+/g, ' ').replace(/["$`\\]/g, '\\$&');
+  const copy = `psql '${dbUrl}' -qAt -c "\\copy (${statement}) TO STDOUT${options}"`;
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const shell = spawn('sh', ['-c', gzip ? `${copy} | gzip -1` : copy], { stdio: ['ignore', 'pipe', 'inherit'] });
