@@ -356,7 +356,11 @@ describe('GET /export bytes', () => {
     expect(lines.map((l) => Object.keys(JSON.parse(l) as object).join())).toEqual(
       shown.map(() => `host,domain,platform,first_seen_at,is_active,sources,${FIELDS}`),
     );
-    expect(lines[0]).toBe(JSON.stringify(JSON.parse(lines[0])));
+    expect(lines.filter((l) => l !== JSON.stringify(JSON.parse(l)))).toEqual([]);
+    const reordered = (await raw('format=json&fields=title,ips')).toString();
+    expect(Object.keys(JSON.parse(reordered.slice(2, reordered.indexOf('\n', 2)).replace(/,$/, '')) as object)).toEqual(
+      ['host', 'domain', 'platform', 'first_seen_at', 'is_active', 'sources', 'title', 'ips'],
+    );
     expect((await raw('format=csv&domain=nest.test&fields=title&search=c.')).toString()).toBe(
       'host,domain,platform,first_seen_at,is_active,title\r\n' +
         `c.nest.test,nest.test,hackerone,${SEEN_ISO},true,"tab\there, comma, ""quote"" \\ back\\slash \\N \\. end"\r\n`,

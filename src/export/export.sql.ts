@@ -43,8 +43,9 @@ function line(format: ExportFormat, fields: readonly ExportField[]): string {
 /**
  * The json export's object as a row `r` beside d and h (a LATERAL subquery with no FROM, which the planner folds
  * into the walk's own rows): row_to_json writes its keys in this order, with no spaces. Building the object with
- * json_build_object and joining the fields with jsonb's `||` cost twice as much of PostgreSQL's time (6.2 µs a
- * row against 2.4 at 1M hosts), and jsonb printed its keys sorted by length.
+ * json_build_object and joining the fields with jsonb's `||` cost 2.6 times as much of PostgreSQL's time (6.2 µs
+ * a row against 2.4, psql's \timing over 200,000 rows of the 1M-host bench seed), and jsonb printed its keys
+ * sorted by length.
  */
 function jsonObjectRow(fields: readonly ExportField[]): string {
   return `CROSS JOIN LATERAL (SELECT h.host, d.domain, d.platform_slug AS platform,

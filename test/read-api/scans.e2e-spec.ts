@@ -62,6 +62,9 @@ describe('GET /scans, /scans/{id} and /scans/status', () => {
     const latest = (await t.get('/scans?domain=a.com&limit=1', auth)).body;
     expect(latest.data.map((s: { trigger: string }) => s.trigger)).toEqual(['cli']);
     expect(latest.meta).toEqual({ limit: 1, offset: 0, total: 2 });
+    // Past the end of a tracked domain's scans: an empty page that still counts them.
+    const past = await t.get('/scans?domain=a.com&offset=40', auth);
+    expect([past.status, past.body.data, past.body.meta]).toEqual([200, [], { limit: 50, offset: 40, total: 2 }]);
     // A tracked domain without a matching scan is an empty page, not a 404: c.com has none, a.com no error.
     for (const path of ['/scans?domain=c.com', '/scans?domain=a.com&status=error', '/scans?domain=c.com&offset=40']) {
       const empty = await t.get(path, auth);

@@ -49,7 +49,8 @@ export class ExportQuery extends WindowQuery {
     `Extra columns after the default ones, a comma list of ${EXPORT_FIELDS.join(', ')}: the addresses (A and ` +
       'AAAA) and the CNAME chain of the last DNS answer, the status and title of the last HTTP probe. txt: tab-' +
       'separated after the host; csv: extra columns (addresses and chain space-separated, the title quoted); ' +
-      'json: extra keys (arrays, a number, a string). Empty where nothing is known.',
+      'json: extra keys in the order asked (arrays, a number, a string). Where nothing is known: empty in txt and ' +
+      'csv; in json an empty array, or null.',
     'ips,status,title',
   )
   fields?: ExportField[];
