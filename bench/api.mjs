@@ -28,6 +28,7 @@ import {
   createBenchDatabase,
   median,
   fillHostIntel,
+  inAlternatingRounds,
   inOwnProcess,
   loadTest,
   startService,
@@ -139,15 +140,10 @@ for (const endpoint of endpoints.filter((e) => !only || only.test(e.name))) {
     ...(floored ? [['node_floor', floorServer.url]] : []),
     ['independent_floor', independent.url],
   ];
-  const measured = [];
-  for (let round = 0; round < rounds; round++) {
-    const figures = {};
-    for (const [name, url] of round % 2 === 0 ? servers : [...servers].reverse()) {
-      await load(url, endpoint.paths, 2);
-      figures[name] = summary(await load(url, endpoint.paths, seconds));
-    }
-    measured.push(figures);
-  }
+  const measured = await inAlternatingRounds(servers, rounds, async (url) => {
+    await load(url, endpoint.paths, 2);
+    return summary(await load(url, endpoint.paths, seconds));
+  });
   const row = {
     endpoint: endpoint.name,
     paths: endpoint.paths.length,

@@ -18,7 +18,15 @@
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { endpointsOf } from './endpoints.mjs';
-import { DEFAULT_ROOTS, createBenchDatabase, inOwnProcess, median, startService, writeResult } from './harness.mjs';
+import {
+  DEFAULT_ROOTS,
+  createBenchDatabase,
+  inAlternatingRounds,
+  inOwnProcess,
+  median,
+  startService,
+  writeResult,
+} from './harness.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
 const roots = Number(process.env.BENCH_ROOTS ?? DEFAULT_ROOTS);
@@ -107,15 +115,10 @@ const runs = endpoints.flatMap(({ name, paths }) => [
   [name, paths],
 ]);
 for (const [name, rotation] of runs) {
-  const measured = [];
-  for (let round = 0; round < rounds; round++) {
-    const figures = {};
-    for (const [label, server] of round % 2 === 0 ? servers : [...servers].reverse()) {
-      await measure(server, rotation, Math.ceil(amount / 4));
-      figures[label] = await measure(server, rotation, amount);
-    }
-    measured.push(figures);
-  }
+  const measured = await inAlternatingRounds(servers, rounds, async (server) => {
+    await measure(server, rotation, Math.ceil(amount / 4));
+    return measure(server, rotation, amount);
+  });
   const of = (label) =>
     Object.fromEntries(
       ['rps', 'p99', 'server_us', 'rest_us', 'total_us'].map((k) => [k, median(measured.map((m) => m[label][k]))]),

@@ -28,6 +28,21 @@ export function median(xs) {
 }
 
 /**
+ * `rounds` rounds of `measure(server)` on each `[label, server]` of `servers` in turn, the order reversed every
+ * other round so that the machine's drift falls on every side alike: each round's figures by label.
+ */
+export async function inAlternatingRounds(servers, rounds, measure) {
+  const measured = [];
+  for (let round = 0; round < rounds; round++) {
+    const figures = {};
+    for (const [label, server] of round % 2 === 0 ? servers : [...servers].reverse())
+      figures[label] = await measure(server);
+    measured.push(figures);
+  }
+  return measured;
+}
+
+/**
  * The commit a checkout (or a worktree of another commit) has out, with `+changes` when its tracked files other
  * than bench/results differ from it (a build of uncommitted work), or null when it is no git checkout.
  */
