@@ -1,4 +1,4 @@
-// Writes the README's pictures of the dashboard, light and dark: `npm run screenshots` (after `npm run build`).
+// Writes the dashboard's pictures in docs/images/, light and dark: `npm run screenshots` (after `npm run build`).
 // It fills a fresh embedded database with the demo data set (seed-demo), creates a user with a write key, starts
 // the built service on it and drives Debian's Chromium (CHROMIUM_PATH) through every page.
 import { spawn, spawnSync } from 'node:child_process';
@@ -51,7 +51,7 @@ try {
     await Promise.all([page.waitForURL(`${base}/app`), page.click('button[type=submit]')]);
     const shot = async (name) => {
       await page.waitForTimeout(400); // the charts draw after load
-      await page.screenshot({ path: join(root, 'docs', `dashboard-${name}-${colorScheme}.png`) });
+      await page.screenshot({ path: join(root, 'docs', 'images', `dashboard-${name}-${colorScheme}.png`) });
     };
     await shot('overview');
     await page.goto(`${base}/app/programs?sort=total_subdomains`);

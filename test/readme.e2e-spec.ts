@@ -3,10 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { envVarDocs } from '../src/config/env-var.decorator.js';
 import { Environment } from '../src/config/environment.js';
 
-describe('README', () => {
-  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-  const section = readme.split('## Configuration')[1].split('\n## ')[0];
-  const documented = [...section.matchAll(/^\| `([A-Z0-9_]+)`\s*\| (.+?)\s*\|/gm)].map((m) => ({
+const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
+
+describe('README and the configuration page', () => {
+  const readme = read('../README.md');
+  // Every row of every table on the page, whatever section (wing) it sits under.
+  const configuration = read('../docs/operations/configuration.md');
+  const documented = [...configuration.matchAll(/^\| `([A-Z0-9_]+)`\s*\| (.+?)\s*\|/gm)].map((m) => ({
     name: m[1],
     default: m[2],
   }));
