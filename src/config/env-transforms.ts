@@ -1,6 +1,4 @@
-import { Transform } from 'class-transformer';
-import { IsIn } from 'class-validator';
-import { EnvVar } from './env-var.decorator.js';
+import { CronTime } from 'cron';
 
 export type OnOff = 'on' | 'off';
 
@@ -8,11 +6,6 @@ export const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 export const toLower = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value;
-/** An on/off switch: documented like every variable, case-insensitive, only on or off. */
-export function OnOffVar(description: string, defaultValue: OnOff): PropertyDecorator {
-  const decorators = [EnvVar(description, defaultValue), Transform(toLower), IsIn(['on', 'off'])];
-  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
-}
 
 /** A comma list whose items keep their case (URLs, environment variable names). */
 export const toCaseList = ({ value }: { value: unknown }) =>
@@ -26,3 +19,14 @@ export const toCaseList = ({ value }: { value: unknown }) =>
 /** A comma list, lower-cased. */
 export const toList = ({ value }: { value: unknown }) =>
   toCaseList({ value: typeof value === 'string' ? value.toLowerCase() : value });
+
+/** Five fields, or six with seconds, that the scheduler (the cron package) accepts. */
+export function isCronExpression(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^\S+(\s+\S+){4,5}$/.test(value.trim())) return false;
+  try {
+    new CronTime(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

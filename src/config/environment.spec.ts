@@ -1,4 +1,5 @@
-import { ConfigError, loadEnvironment } from './environment.js';
+import { composeEnvironment, envVarDocs, IntVar } from './env-var.decorator.js';
+import { ConfigError, Environment, loadEnvironment } from './environment.js';
 
 describe('environment', () => {
   it('has the documented defaults', () => {
@@ -117,5 +118,42 @@ describe('environment', () => {
       'Invalid configuration: DATABASE_URL: DATABASE_URL must be a postgres:// or postgresql:// URL',
     );
     expect(attempt).not.toThrow(/hunter2/);
+  });
+
+  it('marks the variables that carry credentials as secrets, and never echoes one', () => {
+    const secrets = envVarDocs(Environment).filter((d) => d.secret);
+    expect(secrets.map((d) => d.name).sort()).toEqual([
+      'DATABASE_REPLICA_URLS',
+      'DATABASE_URL',
+      'METRICS_TOKEN',
+      'SCAN_COMMAND',
+      'SMTP_URL',
+      'SYNC_SOURCES',
+    ]);
+    expect(() => loadEnvironment({ METRICS_TOKEN: 'hunter2' })).toThrow(
+      'Invalid configuration: METRICS_TOKEN: METRICS_TOKEN must be at least 16 characters',
+    );
+  });
+
+  it('documents the default each instance starts with, and gives each its own copy of a list', () => {
+    const env = loadEnvironment({}) as unknown as Record<string, unknown>;
+    for (const doc of envVarDocs(Environment).filter((d) => !d.default.startsWith('('))) {
+      const value = env[doc.name];
+      expect([doc.name, Array.isArray(value) ? value.join(',') : String(value)]).toEqual([doc.name, doc.default]);
+    }
+    loadEnvironment({}).PROBE_PORTS.push(8080);
+    expect(loadEnvironment({}).PROBE_PORTS).toEqual([443, 80]);
+  });
+
+  it('refuses two wings that declare the same variable', () => {
+    class First {
+      @IntVar({ default: 1, min: 0, max: 9, description: 'One.' })
+      SAME: number;
+    }
+    class Second {
+      @IntVar({ default: 2, min: 0, max: 9, description: 'Two.' })
+      SAME: number;
+    }
+    expect(() => composeEnvironment(First, Second)).toThrow('SAME is declared by two wings');
   });
 });

@@ -1,0 +1,114 @@
+import { Transform } from 'class-transformer';
+import { ArrayNotEmpty, IsIn } from 'class-validator';
+import { toList } from './env-transforms.js';
+import { CronVar, EnvVar, IntVar, ListVar, StringVar } from './env-var.decorator.js';
+
+export const SCAN_SOURCE_NAMES = ['crtsh', 'dns', 'command'] as const;
+export type ScanSourceName = (typeof SCAN_SOURCE_NAMES)[number];
+
+/** The worker and discovery: when scans run, how many at once, and the sources they ask. */
+export class ScanEnvironment {
+  @CronVar({
+    default: '0 * * * * *',
+    description: 'When the worker ticks: a cron expression, five fields or six with seconds.',
+  })
+  WORKER_CRON: string;
+
+  @IntVar({ default: 24, min: 1, max: 8760, description: 'Hours between scheduled scans of an enabled domain.' })
+  SCAN_INTERVAL_HOURS: number;
+
+  @IntVar({ default: 4, min: 1, max: 64, description: 'Scans one worker process runs at once.' })
+  SCAN_CONCURRENCY: number;
+
+  @IntVar({
+    default: 30,
+    min: 1,
+    max: 3600,
+    description: 'Seconds a scan works per tick before it yields and goes on at the next tick.',
+  })
+  SCAN_SLICE_SECONDS: number;
+
+  @IntVar({
+    default: 120,
+    min: 5,
+    max: 86_400,
+    description: 'Seconds a worker holds a scan without a heartbeat; after that another worker takes it up.',
+  })
+  SCAN_LEASE_SECONDS: number;
+
+  @EnvVar<ScanSourceName[]>(
+    { default: ['crtsh'], description: 'Discovery sources, a comma list of crtsh, dns and command.' },
+    Transform(toList),
+    IsIn(SCAN_SOURCE_NAMES, { each: true, message: 'SCAN_SOURCES must be a comma list of crtsh, dns and command' }),
+    ArrayNotEmpty({ message: 'SCAN_SOURCES must name at least one source' }),
+  )
+  SCAN_SOURCES: ScanSourceName[];
+
+  @StringVar({
+    default: 'https://crt.sh',
+    matches: /^https?:\/\/\S+$/,
+    message: 'CRTSH_URL must be an http:// or https:// URL',
+    description: 'Base URL of the certificate-transparency search (crt.sh JSON format).',
+  })
+  CRTSH_URL: string;
+
+  @IntVar({ default: 60, min: 1, max: 600, description: 'Seconds one certificate-transparency request may take.' })
+  CRTSH_TIMEOUT_SECONDS: number;
+
+  @IntVar({
+    default: 256,
+    min: 1,
+    max: 4096,
+    description:
+      'Largest body, in MiB, read from a fetched scope list (domains import URL, SYNC_SOURCES) or a certificate-transparency answer; counted as it arrives.',
+  })
+  FETCH_MAX_MB: number;
+
+  @IntVar({
+    default: 3,
+    min: 1,
+    max: 10,
+    description: 'Attempts per source request before the scan fails (with back-off between them).',
+  })
+  SOURCE_ATTEMPTS: number;
+
+  @StringVar({
+    unset: '(a built-in list of common labels)',
+    description: 'Word list file for the dns source, one label per line.',
+  })
+  DNS_WORDLIST?: string;
+
+  @ListVar({
+    unset: "(the system's resolvers)",
+    matches: /^(\[[0-9a-f:]+\]|[0-9a-z.-]+|[0-9a-f:]+)(:\d{1,5})?$/i,
+    message: 'DNS_SERVERS must be a comma list of host[:port]',
+    description: 'DNS servers for the dns source and liveness checks, a comma list of host[:port].',
+  })
+  DNS_SERVERS?: string[];
+
+  @IntVar({ default: 50, min: 1, max: 1000, description: 'DNS queries in flight at once per scan.' })
+  DNS_CONCURRENCY: number;
+
+  @IntVar({ default: 3000, min: 100, max: 60_000, description: 'Milliseconds to wait for one DNS answer.' })
+  DNS_TIMEOUT_MS: number;
+
+  @StringVar({
+    // It may carry an enumerator's API key inline.
+    secret: true,
+    description:
+      'External enumerator for the command source, run without a shell; {domain} is replaced. One host per line on stdout.',
+  })
+  SCAN_COMMAND?: string;
+
+  @IntVar({ default: 600, min: 1, max: 86_400, description: 'Seconds the command source may run.' })
+  SCAN_COMMAND_TIMEOUT_SECONDS: number;
+
+  @ListVar({
+    keepCase: true,
+    matches: /^[A-Za-z_][A-Za-z0-9_]*$/,
+    message: 'SCAN_COMMAND_ENV must be a comma list of environment variable names',
+    description:
+      "Environment variables SCAN_COMMAND is given besides PATH, HOME, LANG and LC_ALL, a comma list of names (e.g. its API keys' variables); it sees no other, such as DATABASE_URL.",
+  })
+  SCAN_COMMAND_ENV?: string[];
+}
