@@ -15,17 +15,17 @@ import {
   newFeedStatement,
   platformPageStatement,
   searchStatement,
-} from '../dist/src/hosts/hosts.repository.js';
+} from '../dist/src/hosts/host-lists.sql.js';
 import { decodePlatformCursor, encodePlatformCursor } from '../dist/src/hosts/platform-cursor.js';
 import { PlatformHostsQuery } from '../dist/src/hosts/dto/host-queries.js';
-import { FeedKnowledgeQuery, KnowledgeFilterQuery } from '../dist/src/intel/dto/knowledge-filter.query.js';
+import { FeedKnowledgeQuery, KnowledgeFilterQuery } from '../dist/src/hosts/model/knowledge-filter.query.js';
 import {
   domainDetailStatement,
   domainListStatements,
   trackedDomainStatement,
 } from '../dist/src/domains/domains.repository.js';
 import { platformDomainsStatements, platformsStatement } from '../dist/src/platforms/platforms.repository.js';
-import { scanListStatements, scanStatement, workerStatusStatement } from '../dist/src/scans/scans.repository.js';
+import { scanListStatements, scanStatement, workerStatusStatement } from '../dist/src/discovery/scans.repository.js';
 import {
   newCountsStatement,
   statsTotalsStatement,

@@ -9,10 +9,11 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { ApiKeyEntity } from '../dist/src/auth/api-key.entity.js';
+import { ApiKeyEntity } from '../dist/src/auth/entities/api-key.entity.js';
 import { ApiKeysRepository } from '../dist/src/auth/api-keys.repository.js';
 import { ApiKeysService } from '../dist/src/auth/api-keys.service.js';
 import { loadEnvironment } from '../dist/src/config/environment.js';
+import { ENTITIES } from '../dist/src/app/entities.js';
 import { dataSourceOptions } from '../dist/src/database/data-source-options.js';
 import { runMigrations } from '../dist/src/database/migrations.js';
 import { DemoDataRepository } from '../dist/src/demo/demo-data.repository.js';
@@ -64,7 +65,7 @@ const urlOf = (name) => Object.assign(new URL(adminUrl), { pathname: `/${name}` 
 
 async function openMigrated(dbUrl) {
   const env = loadEnvironment({ DATABASE_URL: dbUrl });
-  const ds = await new DataSource(dataSourceOptions({ kind: 'server', url: dbUrl }, env)).initialize();
+  const ds = await new DataSource(dataSourceOptions({ kind: 'server', url: dbUrl }, env, ENTITIES)).initialize();
   await runMigrations(ds, true);
   return { env, ds };
 }
@@ -238,7 +239,7 @@ export async function startService(dbUrl, env = {}, dir = '.') {
       WORKER: 'off',
       DOCS: 'off',
       // Request logs off under load: one JSON line per request is an operator's choice (LOG_LEVEL=info), and its
-      // cost is measured on its own (BENCHMARKS.md), not folded into every endpoint's figure.
+      // cost is measured on its own (docs/benchmarks-log.md, "Request logs"), not folded into every endpoint's figure.
       LOG_LEVEL: 'warn',
       ...env,
     },

@@ -9,9 +9,9 @@
 import { fork } from 'node:child_process';
 import { Resolver } from 'node:dns/promises';
 import https from 'node:https';
-import { DnsResolver } from '../dist/src/scans/sources/dns-resolver.js';
-import { probeHost } from '../dist/src/intel/http-probe.js';
-import { mapLimit } from '../dist/src/scans/sources/concurrency.js';
+import { DnsResolver } from '../dist/src/intel/dns/dns-resolver.js';
+import { probeHost } from '../dist/src/intel/probe/http-probe.js';
+import { mapLimit } from '../dist/src/common/concurrency.js';
 import { createBenchDatabase, fillHostIntel, median, writeResult } from './harness.mjs';
 
 const NAMES = Number(process.env.INTEL_BENCH_NAMES ?? 20_000);

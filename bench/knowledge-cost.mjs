@@ -9,7 +9,7 @@
 // BENCH_ROUNDS (200) runs each, interleaved. Results: bench/results/knowledge-cost.json.
 // Usage: npm run build && node bench/knowledge-cost.mjs   (BENCH_DATABASE_URL, BENCH_ROUNDS)
 import { createBenchDatabase, fillHostIntel, median, writeResult } from './harness.mjs';
-import { domainNewStatement, newFeedStatement } from '../dist/src/hosts/hosts.repository.js';
+import { domainNewStatement, newFeedStatement } from '../dist/src/hosts/host-lists.sql.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 200);
 const db = await createBenchDatabase('knowledge', { hosts: 1_000_000 });

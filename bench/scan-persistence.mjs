@@ -3,7 +3,8 @@
 //   floor   — the plain set-based INSERT of the same 100k names into hosts.
 // Also a rescan of the same 100k (every host exists: update path). Medians of BENCH_RUNS alternated runs.
 // Usage: npm run build && node bench/scan-persistence.mjs   (BENCH_DATABASE_URL, BENCH_NAMES, BENCH_RUNS)
-import { ScanStoreRepository } from '../dist/src/scans/scan-store.repository.js';
+import { ScanStoreRepository } from '../dist/src/discovery/scan-store.repository.js';
+import { HostStore } from '../dist/src/hosts/store/host-store.js';
 import { createBenchDatabase, median, writeResult } from './harness.mjs';
 
 const count = Number(process.env.BENCH_NAMES ?? 100_000);
@@ -11,7 +12,7 @@ const runs = Number(process.env.BENCH_RUNS ?? 5);
 
 const db = await createBenchDatabase('persistence');
 const { ds } = db;
-const store = new ScanStoreRepository(ds);
+const store = new ScanStoreRepository(ds, new HostStore(ds));
 
 const names = (domain) =>
   Array.from({ length: count }, (_, i) => `h${i.toString(36)}-${(i * 7919) % 100003}.${domain}`);

@@ -9,6 +9,7 @@
 // Target: add and remove under 10 s at 1M hosts. Medians of BENCH_RUNS runs.
 // Usage: npm run build && node bench/scope-rules.mjs   (BENCH_DATABASE_URL, BENCH_SCOPE_HOSTS, BENCH_RUNS)
 import { ScopeRulesRepository } from '../dist/src/scope/scope-rules.repository.js';
+import { HostStore } from '../dist/src/hosts/store/host-store.js';
 import { parseExclusionPattern } from '../dist/src/scope/exclusion-pattern.js';
 import pg from 'pg';
 import { createBenchDatabase, fillHostIntel, median, writeResult } from './harness.mjs';
@@ -18,7 +19,7 @@ const runs = Number(process.env.BENCH_RUNS ?? 3);
 
 const db = await createBenchDatabase('scope');
 const { ds } = db;
-const rules = new ScopeRulesRepository(ds);
+const rules = new ScopeRulesRepository(ds, new HostStore(ds));
 const time = async (fn) => {
   const t0 = process.hrtime.bigint();
   const result = await fn();

@@ -16,7 +16,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
  * The account page in a real browser (see fixtures/browser.ts): owners sign in, create a key that is shown
  * once, use it against the API, revoke it; a second owner sees and revokes nothing of the first's. Owners add,
  * test, inspect and remove their webhooks (to a loopback receiver).
- * ACCOUNT_SCREENSHOT=path writes the README's picture of the page.
+ * ACCOUNT_SCREENSHOT=path writes the docs' picture of the page (docs/images/account.png).
  */
 describeInBrowser('the account page in Chromium', () => {
   let db: ProcessDatabase;

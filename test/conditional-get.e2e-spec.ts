@@ -1,12 +1,13 @@
 import { RouteIndex } from '../src/common/http/route-index.js';
 import { DataVersion } from '../src/database/data-version.js';
-import { poolOf } from '../src/database/sql.js';
+import { poolOf } from '../src/database/replicas.js';
 import { DomainsService } from '../src/domains/domains.service.js';
 import { ImportRepository } from '../src/import/import.repository.js';
-import { WebhooksService } from '../src/webhooks/webhooks.service.js';
+import { WebhooksService } from '../src/notify/webhooks.service.js';
 import { addHosts, seedDomain, seedScan } from './fixtures/data.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
+import { HostStore } from '../src/hosts/store/host-store.js';
 
 /** A path to ask for each GET of the API; a GET added without one here fails the first test. */
 const SAMPLES: Record<string, string> = {
@@ -302,7 +303,7 @@ describe('conditional requests and the data version', () => {
 
     it('imports', async () => {
       await moves(() =>
-        new ImportRepository(t.dataSource).apply(
+        new ImportRepository(t.dataSource, new HostStore(t.dataSource)).apply(
           [{ domain: 'imported.test', platform: 'bugcrowd', program: 'Imported', handle: 'imported' }],
           null,
           null,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadEnvironment } from '../src/config/environment.js';
 import { namedLogs } from '../src/ct/ct-log-spec.js';
-import { WebhooksService } from '../src/webhooks/webhooks.service.js';
+import { WebhooksService } from '../src/notify/webhooks.service.js';
 import {
   type BuiltServer,
   createProcessDatabase,

@@ -2,7 +2,7 @@ import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { SseClient } from './fixtures/sse.js';
 import { waitFor } from './fixtures/wait.js';
 import { Receiver } from './fixtures/webhook-receiver.js';
-import { WebhooksService } from '../src/webhooks/webhooks.service.js';
+import { WebhooksService } from '../src/notify/webhooks.service.js';
 import { seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 import { crtshWorker, scanThroughApi } from './fixtures/worker.js';

@@ -164,7 +164,7 @@ describe('query plans at size', () => {
 
   // A domain's scans are one statement, the domain's id found by domains_domain_key inside it, and no scan read
   // from end to end. Looking the domain up first was a round trip more (16 % more CPU a request on this path at 1M
-  // hosts, BENCHMARKS.md).
+  // hosts, docs/benchmarks-log.md).
   it("GET /scans?domain= finds the domain and its scans by index, in the page's own statement", async () => {
     const path = `/scans?domain=${await domainOf()}`;
     // Besides the key's own look-up: the statements that read domains or scans.

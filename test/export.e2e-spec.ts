@@ -352,7 +352,7 @@ describe('GET /export bytes', () => {
     // One object a line, each JSON text of its own (a title's line break is escaped in it).
     const lines = body.slice(2, -3).split(',\n');
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(shown.map(json));
-    // Each object's keys in the README's order, the fields after them in the order asked, and no spaces.
+    // Each object's keys in the documented order (docs/api.md), the fields after them in the order asked, and no spaces.
     expect(lines.map((l) => Object.keys(JSON.parse(l) as object).join())).toEqual(
       shown.map(() => `host,domain,platform,first_seen_at,is_active,sources,${FIELDS}`),
     );

@@ -10,12 +10,11 @@ import { LoopbackDns } from './fixtures/dns-server.js';
 import { SseClient } from './fixtures/sse.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 import { NEVER, ctWorker, tickUntilIdle } from './fixtures/worker.js';
-import { upsertSeenHosts, writing } from '../src/scans/scan-store.repository.js';
-import { recordAnswers } from '../src/intel/host-dns.sql.js';
-import { HostResolver } from '../src/intel/host-resolver.service.js';
-import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service.js';
-import { WebhooksService } from '../src/webhooks/webhooks.service.js';
-import { WebhooksRepository } from '../src/webhooks/webhooks.repository.js';
+import { HostStore } from '../src/hosts/store/host-store.js';
+import { HostResolver } from '../src/intel/dns/host-resolver.service.js';
+import { WebhookDeliveryService } from '../src/notify/webhook-delivery.service.js';
+import { WebhooksService } from '../src/notify/webhooks.service.js';
+import { WebhooksRepository } from '../src/notify/webhooks.repository.js';
 import { toEventDto } from '../src/events/dto/event.dto.js';
 import { Receiver } from './fixtures/webhook-receiver.js';
 
@@ -410,14 +409,17 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
       .add({ url: `${receiver.url}/busy`, domains: 'busy.test', types: 'dns_changed' });
     const writers = Array.from({ length: 4 }, async (_, w) => {
       for (let i = 0; i < 12; i++) {
-        await t.dataSource.transaction(async (m) => {
-          await writing(m);
+        await t.app.get(HostStore).transaction(async (store) => {
+          const m = store.manager;
           const names = [`w${w}-${i}.busy.test`, `w${w}-${i}b.busy.test`];
-          await upsertSeenHosts(m, domain.id, `SELECT unnest($2::text[]) AS host, 2 AS sources`, [names]);
-          await recordAnswers(
-            m,
+          await store.seen(domain.id, `SELECT unnest($2::text[]) AS host, 2 AS sources`, [names]);
+          await store.answers(
             domain.id,
-            [`w${w}-0.busy.test`, ...names].map((host) => ({ host, ...resolved([`192.0.2.${i + 1}`]) })),
+            [`w${w}-0.busy.test`, ...names].map((host) => ({
+              host,
+              ...resolved([`192.0.2.${i + 1}`]),
+              takeover: null,
+            })),
           );
           // A transaction that commits late: the walk must wait for it rather than pass it.
           if (t.databaseUrl) await m.query(`SELECT pg_sleep($1)`, [Math.random() * 0.05]);

@@ -1,4 +1,4 @@
-import { HostProber } from '../src/intel/host-prober.service.js';
+import { HostProber } from '../src/intel/probe/host-prober.service.js';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { seedDomain } from './fixtures/data.js';
 import { LoopbackDns } from './fixtures/dns-server.js';

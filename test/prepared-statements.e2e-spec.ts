@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { poolOf } from '../src/database/sql.js';
+import { poolOf } from '../src/database/replicas.js';
 import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 
 const onServer = Boolean(process.env.TEST_DATABASE_URL);

@@ -3,6 +3,7 @@ import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
+import { HostStore } from '../src/hosts/store/host-store.js';
 
 type Host = { host: string; in_scope: boolean };
 type Rule = { id: string; origin: string; pattern: string; program_rule: string | null };
@@ -121,7 +122,7 @@ describe('program exclusion rules', () => {
     await seedDomain(t, { domain: 'acme-four.test', platform: 'hackerone' });
     await scanThroughApi(t, crt, write, 'acme-four.test', hostsOf('acme-four.test'));
     expect(await outOfScope('acme-four.test')).toEqual([]);
-    const result = await new ImportRepository(t.dataSource).apply(
+    const result = await new ImportRepository(t.dataSource, new HostStore(t.dataSource)).apply(
       [{ domain: 'acme-four.test', platform: 'hackerone', program: PROGRAM, handle: 'acme' }],
       null,
       null,

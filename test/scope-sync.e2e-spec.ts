@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
-import { ScopeSyncService } from '../src/worker/scope-sync.service.js';
+import { ScopeSyncService } from '../src/import/scope-sync.service.js';
 import { answerHostile } from './fixtures/hostile-http.js';
 import { type TestApp, startTestApp } from './fixtures/test-app.js';
 import { NEVER } from './fixtures/worker.js';

@@ -7,7 +7,7 @@ import { SseClient } from './fixtures/sse.js';
 import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
 import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
-import { NewHostSignal } from '../src/stream/new-host-signal.js';
+import { NewHostSignal } from '../src/events/new-host-signal.js';
 
 const EVENT_ID = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)_(\d+)$/;
 

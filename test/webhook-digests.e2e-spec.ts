@@ -1,4 +1,4 @@
-import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service.js';
+import { WebhookDeliveryService } from '../src/notify/webhook-delivery.service.js';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';

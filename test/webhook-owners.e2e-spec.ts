@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { ApiKeysService } from '../src/auth/api-keys.service.js';
-import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service.js';
-import { WebhooksService } from '../src/webhooks/webhooks.service.js';
+import { WebhookDeliveryService } from '../src/notify/webhook-delivery.service.js';
+import { WebhooksService } from '../src/notify/webhooks.service.js';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';

@@ -6,9 +6,9 @@ import { Receiver } from './fixtures/webhook-receiver.js';
 import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
 import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
-import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service.js';
-import { WebhooksRepository } from '../src/webhooks/webhooks.repository.js';
-import { WebhooksService } from '../src/webhooks/webhooks.service.js';
+import { WebhookDeliveryService } from '../src/notify/webhook-delivery.service.js';
+import { WebhooksRepository } from '../src/notify/webhooks.repository.js';
+import { WebhooksService } from '../src/notify/webhooks.service.js';
 
 /**
  * Webhooks delivered by the worker after real scans (a loopback crt.sh) to a loopback receiver: batched per scan,

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '../common/decorators/auth.decorators.js';
+import { Public } from '../auth/auth.decorators.js';
 import { RenderedJson } from '../common/rendered-json.js';
 import { RouteIndex } from '../common/http/route-index.js';
 import { ApiEnvelope } from '../common/openapi/api-responses.js';

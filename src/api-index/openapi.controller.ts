@@ -1,6 +1,6 @@
 import { Controller, Get, Injectable } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, type OpenAPIObject } from '@nestjs/swagger';
-import { Public } from '../common/decorators/auth.decorators.js';
+import { Public } from '../auth/auth.decorators.js';
 
 /** Holds the document built at start, after every controller is known. */
 @Injectable()

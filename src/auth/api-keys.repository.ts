@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
 import { UUID } from '../common/validation/param.pipes.js';
 import { preparedRows, rows } from '../database/sql.js';
-import { ApiKeyEntity, type Scope } from './api-key.entity.js';
+import { ApiKeyEntity, type Scope } from './entities/api-key.entity.js';
+import { GenerateSql } from '../database/generate-sql.js';
 
 export interface KeyLookup {
   id: string;
@@ -45,6 +46,7 @@ export class ApiKeysRepository {
    * very next request. Prepared on each connection: parsing and analysing this statement cost PostgreSQL several
    * times what running it does.
    */
+  @GenerateSql({ params: ['0000000000000000000000000000000000000000000000000000000000000000'] })
   async findByHashAndTouch(keyHash: string): Promise<KeyLookup | null> {
     const [row] = await preparedRows<{
       id: string;
@@ -59,21 +61,41 @@ export class ApiKeysRepository {
     return { id, name, userId, scopes, revoked, ownerDisabled };
   }
 
+  @GenerateSql({
+    params: [
+      {
+        name: 'laptop',
+        userId: '00000000-0000-4000-8000-000000000002',
+        keyHash: '1'.repeat(64),
+        keyHint: 'sm_live_ab…',
+        scopes: ['read'],
+      },
+    ],
+  })
   async insert(key: Pick<ApiKeyEntity, 'name' | 'userId' | 'keyHash' | 'keyHint' | 'scopes'>): Promise<ApiKeyEntity> {
     return this.keys.save(this.keys.create(key));
   }
 
   /** Every key, or one user's (api_keys_user_active_name_idx leads with user_id), oldest first. */
+  @GenerateSql(
+    { name: 'everyone\u2019s', params: [] },
+    { name: 'a user\u2019s', params: ['00000000-0000-0000-0000-000000000000'] },
+  )
   async list(userId?: string): Promise<ApiKeyEntity[]> {
     return this.keys.find({ where: userId === undefined ? {} : { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  @GenerateSql({ params: ['laptop'] })
   async activeIdsNamed(name: string): Promise<string[]> {
     const found = await this.keys.find({ where: { name, revokedAt: IsNull() }, select: { id: true } });
     return found.map((k) => k.id);
   }
 
   /** Revokes an active key by id, only if `userId` owns it when given; its id and name, or null if none matched. */
+  @GenerateSql(
+    { name: 'any key', params: ['00000000-0000-0000-0000-000000000000'] },
+    { name: 'a user’s key', params: ['00000000-0000-0000-0000-000000000000', '00000000-0000-0000-0000-000000000000'] },
+  )
   async revoke(id: string, userId?: string): Promise<{ id: string; name: string } | null> {
     if (!UUID.test(id)) return null;
     const [row] = await rows<{ id: string; name: string }>(

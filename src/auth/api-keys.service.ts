@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError, type ErrorCode } from '../common/errors/app-error.js';
 import { CONTROL_CHARACTERS_PROBLEM, hasControlCharacters } from '../common/validation/control-characters.js';
-import type { ApiKeyEntity, Scope } from './api-key.entity.js';
+import type { ApiKeyEntity, Scope } from './entities/api-key.entity.js';
 import { UUID } from '../common/validation/param.pipes.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import { generateToken, hashToken, isWellFormedToken, tokenHint } from './token.js';
@@ -13,7 +13,11 @@ export interface AuthenticatedKey {
   scopes: Scope[];
 }
 
-export class KeyError extends Error {}
+export class KeyError extends AppError {
+  constructor(message: string, code: ErrorCode = 'invalid_body') {
+    super(code, message);
+  }
+}
 
 @Injectable()
 export class ApiKeysService {
@@ -21,12 +25,12 @@ export class ApiKeysService {
 
   /** The identity behind a presented token, or the contract's 401 error. */
   async authenticate(token: string): Promise<AuthenticatedKey> {
-    if (!isWellFormedToken(token)) throw new ApiError('invalid_token', 'API key is malformed');
+    if (!isWellFormedToken(token)) throw new AppError('invalid_token', 'API key is malformed');
     const key = await this.keys.findByHashAndTouch(hashToken(token));
-    if (!key) throw new ApiError('invalid_token', 'API key is not recognised');
-    if (key.revoked) throw new ApiError('revoked_token', 'API key has been revoked by its owner');
+    if (!key) throw new AppError('invalid_token', 'API key is not recognised');
+    if (key.revoked) throw new AppError('revoked_token', 'API key has been revoked by its owner');
     // The contract's codes are fixed; a disabled owner's key is as dead as a revoked one, so it says revoked_token.
-    if (key.ownerDisabled) throw new ApiError('revoked_token', "API key's owner has been disabled");
+    if (key.ownerDisabled) throw new AppError('revoked_token', "API key's owner has been disabled");
     return { id: key.id, name: key.name, userId: key.userId, scopes: key.scopes };
   }
 
@@ -70,7 +74,7 @@ export class ApiKeysService {
       id = named[0] ?? '';
     }
     const revoked = await this.keys.revoke(id);
-    if (!revoked) throw new KeyError(`no active key with id or name "${idOrName}"`);
+    if (!revoked) throw new KeyError(`no active key with id or name "${idOrName}"`, 'not_found');
     return revoked;
   }
 

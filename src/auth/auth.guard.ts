@@ -1,10 +1,10 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError } from '../common/errors/app-error.js';
 import { RouteMetadata } from '../common/http/route-metadata.js';
-import { IS_PUBLIC, REQUIRED_SCOPE } from '../common/decorators/auth.decorators.js';
-import type { Scope } from './api-key.entity.js';
+import { IS_PUBLIC, REQUIRED_SCOPE } from './auth.decorators.js';
+import type { Scope } from './entities/api-key.entity.js';
 import { ApiKeysService } from './api-keys.service.js';
 
 /** Reads the key from `Authorization: Bearer` or `X-API-Key`; the two are equivalent. */
@@ -14,13 +14,13 @@ export function presentedToken(headers: FastifyRequest['headers']): string | nul
   let bearer: string | null = null;
   if (typeof authorization === 'string' && authorization.trim() !== '') {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
-    if (!match) throw new ApiError('invalid_token', 'Authorization header must be "Bearer <API key>"');
+    if (!match) throw new AppError('invalid_token', 'Authorization header must be "Bearer <API key>"');
     bearer = match[1];
   }
   const header = typeof apiKey === 'string' && apiKey.trim() !== '' ? apiKey.trim() : null;
-  if (Array.isArray(apiKey)) throw new ApiError('invalid_token', 'Send one X-API-Key header');
+  if (Array.isArray(apiKey)) throw new AppError('invalid_token', 'Send one X-API-Key header');
   if (bearer && header && bearer !== header) {
-    throw new ApiError('invalid_token', 'Authorization and X-API-Key carry different keys');
+    throw new AppError('invalid_token', 'Authorization and X-API-Key carry different keys');
   }
   return bearer ?? header;
 }
@@ -45,11 +45,11 @@ export class AuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const token = presentedToken(request.headers);
     if (!token) {
-      throw new ApiError('missing_token', 'Send your API key as "Authorization: Bearer <key>" or "X-API-Key: <key>"');
+      throw new AppError('missing_token', 'Send your API key as "Authorization: Bearer <key>" or "X-API-Key: <key>"');
     }
     const key = await this.keys.authenticate(token);
     if (!key.scopes.includes(scope)) {
-      throw new ApiError('insufficient_scope', `This endpoint needs a key with the "${scope}" scope`);
+      throw new AppError('insufficient_scope', `This endpoint needs a key with the "${scope}" scope`);
     }
     request.apiKey = key;
     return true;

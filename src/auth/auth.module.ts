@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ApiKeyEntity } from './api-key.entity.js';
+import { ApiKeyEntity } from './entities/api-key.entity.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { MeController } from './me.controller.js';

@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentKey, RequireScope } from '../common/decorators/auth.decorators.js';
+import { CurrentKey, RequireScope } from './auth.decorators.js';
 import { envelope } from '../common/envelope.js';
 import { ApiEnvelope } from '../common/openapi/api-responses.js';
-import { MeDto } from '../api-index/dto/index.dto.js';
+import { MeDto } from './dto/me.dto.js';
 import type { AuthenticatedKey } from './api-keys.service.js';
 import { AnsweredFresh } from '../common/http/conditional-get.js';
 

@@ -2,9 +2,18 @@ import { Injectable } from '@nestjs/common';
 import type { Command } from 'commander';
 import { InjectCommander } from 'nest-commander';
 import { escapeControlCharacters } from '../common/validation/control-characters.js';
+import { AppError } from '../common/errors/app-error.js';
 
 /** A failure the operator caused: printed as one line on stderr, exit code 1. */
 export class CliError extends Error {}
+
+/**
+ * The CLI's one mapping of the service's errors: an AppError (a refusal a user is meant to read, whatever its code)
+ * becomes that line; anything else stays unexpected (its stack is printed).
+ */
+export function asCliError(e: unknown): never {
+  throw e instanceof AppError ? new CliError(e.message) : e;
+}
 
 /**
  * Where commands write: stdout for results, stderr for diagnostics. Everything goes through here escaped: names

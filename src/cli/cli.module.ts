@@ -1,9 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import { ApiKeysService } from '../auth/api-keys.service.js';
-import { ApiKeyEntity } from '../auth/api-key.entity.js';
+import { ApiKeyEntity } from '../auth/entities/api-key.entity.js';
 import { ConfigModule } from '../config/config.module.js';
 import type { Environment } from '../config/environment.js';
+import { ENTITIES } from '../app/entities.js';
+import { HostStoreModule } from '../hosts/store/host-store.module.js';
 import { DatabaseModule } from '../database/database.module.js';
 import type { DatabaseTarget } from '../database/database.js';
 import { DomainsModule } from '../domains/domains.module.js';
@@ -37,12 +39,12 @@ import {
 import { ScopeModule } from '../scope/scope.module.js';
 import { ImportModule } from '../import/import.module.js';
 import { DemoModule } from '../demo/demo.module.js';
-import { ScansModule } from '../scans/scans.module.js';
-import { ScanClaimsRepository } from '../worker/scan-claims.repository.js';
+import { DiscoveryModule } from '../discovery/discovery.module.js';
+import { ScanClaimsRepository } from '../discovery/scan-claims.repository.js';
 import { TokensCommand, TokensCreateCommand, TokensListCommand, TokensRevokeCommand } from './tokens.command.js';
 import { UsersModule } from '../users/users.module.js';
-import { NewHostSignalModule } from '../stream/stream.module.js';
-import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { NewHostSignalModule } from '../events/events.module.js';
+import { WebhooksModule } from '../notify/notify.module.js';
 import { WebhooksAddCommand, WebhooksCommand, WebhooksListCommand, WebhooksRemoveCommand } from './webhooks.command.js';
 import {
   UsersCommand,
@@ -62,10 +64,11 @@ export class CliModule {
       module: CliModule,
       imports: [
         ConfigModule.forRoot(env),
-        DatabaseModule.forRoot(database, env),
+        DatabaseModule.forRoot(database, env, ENTITIES),
+        HostStoreModule,
         TypeOrmModule.forFeature([ApiKeyEntity]),
         DomainsModule,
-        ScansModule,
+        DiscoveryModule,
         DemoModule,
         ImportModule,
         UsersModule,

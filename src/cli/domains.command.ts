@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
-import { DomainInputError, DomainsService } from '../domains/domains.service.js';
-import { CliError, CliOutput, iso } from './cli-output.js';
+import { DomainsService } from '../domains/domains.service.js';
+import { asCliError, CliError, CliOutput, iso } from './cli-output.js';
 import { DomainsExcludeCommand } from './exclusions.command.js';
 import { DomainsImportCommand } from './import.command.js';
 
@@ -10,10 +10,6 @@ interface AddOptions {
   program?: string;
   disabled?: boolean;
 }
-
-const asCliError = (e: unknown): never => {
-  throw e instanceof DomainInputError ? new CliError(e.message) : e;
-};
 
 @SubCommand({ name: 'add', arguments: '<domains...>', description: 'Track root domains under a platform' })
 export class DomainsAddCommand extends CommandRunner {

@@ -1,15 +1,6 @@
 import { Command, CommandRunner, SubCommand } from 'nest-commander';
-import { ApiError } from '../common/errors/api-error.js';
-import { DomainInputError } from '../domains/domains.service.js';
-import { ExclusionPatternError, ScopeRulesService } from '../scope/scope-rules.service.js';
-import { CliError, CliOutput } from './cli-output.js';
-
-const asCliError = (e: unknown): never => {
-  if (e instanceof ExclusionPatternError || e instanceof DomainInputError || e instanceof ApiError) {
-    throw new CliError(e.message);
-  }
-  throw e;
-};
+import { ScopeRulesService } from '../scope/scope-rules.service.js';
+import { asCliError, CliError, CliOutput } from './cli-output.js';
 
 const moved = (n: number, where: string) => `${n} ${n === 1 ? 'host' : 'hosts'} moved ${where}.`;
 

@@ -1,10 +1,10 @@
 import { Command, CommandRunner } from 'nest-commander';
 import { Environment } from '../config/environment.js';
 import { DomainsRepository } from '../domains/domains.repository.js';
-import { rootDomainProblem } from '../domains/root-domain.js';
-import { type ScanProgress, ScanRunner } from '../scans/scan-runner.service.js';
+import { rootDomainProblem } from '../common/validation/root-domain.js';
+import { type ScanProgress, ScanRunner } from '../discovery/scan-runner.service.js';
 import { newWorkerId } from '../common/worker-id.js';
-import { ScanClaimsRepository } from '../worker/scan-claims.repository.js';
+import { ScanClaimsRepository } from '../discovery/scan-claims.repository.js';
 import { CliError, CliOutput } from './cli-output.js';
 import { Progress } from './progress.js';
 

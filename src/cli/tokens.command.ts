@@ -1,8 +1,8 @@
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
-import { SCOPES, type Scope } from '../auth/api-key.entity.js';
-import { ApiKeysService, KeyError } from '../auth/api-keys.service.js';
+import { SCOPES, type Scope } from '../auth/entities/api-key.entity.js';
+import { ApiKeysService } from '../auth/api-keys.service.js';
 import { UsersService } from '../users/users.service.js';
-import { CliError, CliOutput, iso } from './cli-output.js';
+import { asCliError, CliError, CliOutput, iso } from './cli-output.js';
 
 interface CreateOptions {
   name?: string;
@@ -36,7 +36,7 @@ export class TokensCreateCommand extends CommandRunner {
     const scopes = options.scopes ?? ['read'];
     const { key, token } = await this.keys
       .create(options.name, await this.owner(options.user ?? 'operator'), scopes)
-      .catch(rethrowKeyError);
+      .catch(asCliError);
     this.out.note(
       `Created key "${key.name}" (id ${key.id}) for user ${key.userId} with scopes ${key.scopes.join(',')}.`,
     );
@@ -116,7 +116,7 @@ export class TokensRevokeCommand extends CommandRunner {
   }
 
   async run([nameOrId]: string[]): Promise<void> {
-    const revoked = await this.keys.revoke(nameOrId).catch(rethrowKeyError);
+    const revoked = await this.keys.revoke(nameOrId).catch(asCliError);
     this.out.line(`Revoked key "${revoked.name}" (id ${revoked.id}).`);
   }
 }
@@ -130,8 +130,4 @@ export class TokensCommand extends CommandRunner {
   run(): Promise<void> {
     return Promise.reject(new CliError('usage: tokens create|list|revoke'));
   }
-}
-
-function rethrowKeyError(e: unknown): never {
-  throw e instanceof KeyError ? new CliError(e.message) : e;
 }

@@ -1,16 +1,12 @@
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { Environment } from '../config/environment.js';
-import { UserError, UsersService } from '../users/users.service.js';
-import { CliError, CliOutput, iso } from './cli-output.js';
+import { UsersService } from '../users/users.service.js';
+import { asCliError, CliError, CliOutput, iso } from './cli-output.js';
 import { readNewPassword } from './password-input.js';
 
 interface CreateOptions {
   email?: string;
   name?: string;
-}
-
-function rethrowUserError(e: unknown): never {
-  throw e instanceof UserError ? new CliError(e.message) : e;
 }
 
 @SubCommand({
@@ -29,7 +25,7 @@ export class UsersCreateCommand extends CommandRunner {
   async run(_: string[], options: CreateOptions): Promise<void> {
     if (!options.email) throw new CliError('--email is required');
     const password = await readNewPassword();
-    const user = await this.users.create(options.email, options.name, password).catch(rethrowUserError);
+    const user = await this.users.create(options.email, options.name, password).catch(asCliError);
     const base = this.env.PUBLIC_URL ?? `http://${this.env.HOST}:${this.env.PORT}`;
     this.out.note(`Created user ${user.email}. They sign in at ${base.replace(/\/$/, '')}/account with this password.`);
     this.out.line(user.id);
@@ -78,7 +74,7 @@ export class UsersDisableCommand extends CommandRunner {
   }
 
   async run([email]: string[]): Promise<void> {
-    const { user, revokedKeys } = await this.users.disable(email).catch(rethrowUserError);
+    const { user, revokedKeys } = await this.users.disable(email).catch(asCliError);
     this.out.line(`disabled ${user.email}; revoked ${revokedKeys} key(s)`);
   }
 }
@@ -97,7 +93,7 @@ export class UsersEnableCommand extends CommandRunner {
   }
 
   async run([email]: string[]): Promise<void> {
-    const user = await this.users.enable(email).catch(rethrowUserError);
+    const user = await this.users.enable(email).catch(asCliError);
     this.out.line(`enabled ${user.email}`);
   }
 }
@@ -116,7 +112,7 @@ export class UsersPasswordCommand extends CommandRunner {
   }
 
   async run([email]: string[]): Promise<void> {
-    const user = await this.users.setPassword(email, await readNewPassword()).catch(rethrowUserError);
+    const user = await this.users.setPassword(email, await readNewPassword()).catch(asCliError);
     this.out.line(`set the password of ${user.email}`);
   }
 }

@@ -1,7 +1,7 @@
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
-import { maskUrl } from '../webhooks/webhook-payload.js';
-import { webhookState } from '../webhooks/webhooks.repository.js';
-import { WebhookInputError, WebhooksService } from '../webhooks/webhooks.service.js';
+import { maskUrl } from '../notify/webhook-payload.js';
+import { webhookState } from '../notify/webhooks.repository.js';
+import { WebhookInputError, WebhooksService } from '../notify/webhooks.service.js';
 import { CliError, CliOutput } from './cli-output.js';
 import { readNewSecret } from './password-input.js';
 

@@ -5,7 +5,7 @@
  * A large page arrives as bytes (pageOfLines) and stays bytes: V8 makes a large object of every string of more
  * than about 128 KB, and each one the envelope built (joined to the page, flattened again for the ETag's digest)
  * cost about 1 ms of the service's CPU. A smaller page stays text: a Buffer of its size cost more than the strings
- * (see BENCHMARKS.md, "Large pages in bytes").
+ * (see docs/benchmarks-log.md, "Large pages in bytes").
  */
 export class RenderedJson {
   private constructor(readonly body: string | Buffer) {}

@@ -1,10 +1,10 @@
-import { HostResolver } from '../intel/host-resolver.service.js';
+import { HostResolver } from '../intel/dns/host-resolver.service.js';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { readPathOrUrl } from '../common/http/bounded-fetch.js';
 import { newWorkerId, thisHostWorkers, workerAlive } from '../common/worker-id.js';
 import { Environment } from '../config/environment.js';
 import { Metrics } from '../metrics/metrics.js';
-import { NewHostSignal } from '../stream/new-host-signal.js';
+import { NewHostSignal } from '../events/new-host-signal.js';
 import { entryNames } from './ct-entry.js';
 import { sleep } from './ct-http.js';
 import { type CtLogSpec, namedLogs, parseLogList } from './ct-log-spec.js';

@@ -3,9 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Environment } from '../config/environment.js';
 import { affected, isoSql, rows } from '../database/sql.js';
-import { SOURCE_BITS } from '../hosts/host-sources.js';
-import { enqueueCtDeliveries } from '../webhooks/webhooks.repository.js';
-import { upsertSeenHosts, writing } from '../scans/scan-store.repository.js';
+import { SOURCE_BITS } from '../hosts/model/host-sources.js';
+import { enqueueCtDeliveries } from '../notify/webhooks.repository.js';
+import { GenerateSql } from '../database/generate-sql.js';
+import { HostStore } from '../hosts/store/host-store.js';
 
 export type CtLogKind = 'rfc6962' | 'static';
 
@@ -45,9 +46,11 @@ export class CtLogsRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly env: Environment,
+    private readonly hosts: HostStore,
   ) {}
 
   /** Registers logs to follow; a log known already takes the kind given now (its API may have changed). */
+  @GenerateSql({ params: [[{ url: 'https://ct.example/log/', kind: 'rfc6962' }]] })
   async ensure(logs: { url: string; kind: CtLogKind }[]): Promise<void> {
     await affected(
       this.db,
@@ -58,6 +61,7 @@ export class CtLogsRepository {
   }
 
   /** Takes the log when no live worker holds it (or this one does); null when another does (ct_logs_url_key). */
+  @GenerateSql({ params: ['https://ct.example/log/', 'host:1', 300] })
   async claim(url: string, workerId: string, leaseSeconds: number): Promise<HeldLog | null> {
     const [held] = await rows<HeldLog>(
       this.db,
@@ -73,6 +77,7 @@ export class CtLogsRepository {
    * Saves a tree head just read, and renews the lease; a log never read starts at `start`. Returns where the log
    * stands, or throws LeaseLost.
    */
+  @GenerateSql({ params: [1, 'host:1', 100, 0, 300] })
   async saveHead(log: number, workerId: string, treeSize: number, start: number, leaseSeconds: number) {
     const [saved] = await rows<{ position: number }>(
       this.db,
@@ -91,6 +96,7 @@ export class CtLogsRepository {
    * a batch is saved whole, once, or not at all. Hosts of domains disabled or removed since the roots were read
    * are left out. Returns the domains that gained hosts.
    */
+  @GenerateSql({ params: [1, 'host:1', { from: 0, to: 10 }, new Map([[1, ['ct.example.com']]]), 300] })
   recordBatch(
     log: number,
     workerId: string,
@@ -98,8 +104,8 @@ export class CtLogsRepository {
     found: HostsByDomain,
     leaseSeconds: number,
   ): Promise<number[]> {
-    return this.db.transaction(async (m) => {
-      await writing(m);
+    return this.hosts.transaction(async (w) => {
+      const m = w.manager;
       const hosts = [...found.values()].reduce((n, h) => n + h.length, 0);
       const moved = await affected(
         m,
@@ -111,8 +117,7 @@ export class CtLogsRepository {
       if (moved !== 1) throw new LeaseLost();
       const gained: number[] = [];
       for (const [domainId, names] of found) {
-        const counts = await upsertSeenHosts(
-          m,
+        const counts = await w.seen(
           domainId,
           `SELECT unnest($2::text[]) AS host, ${SOURCE_BITS.ct}::smallint AS sources
             WHERE EXISTS (SELECT 1 FROM domains WHERE id = $1 AND enabled)`,
@@ -134,6 +139,7 @@ export class CtLogsRepository {
     });
   }
 
+  @GenerateSql({ params: [1, 'host:1', 'get-sth: 503'] })
   async recordError(log: number, workerId: string, message: string): Promise<void> {
     await affected(
       this.db,
@@ -143,6 +149,7 @@ export class CtLogsRepository {
   }
 
   /** Gives the log back at shutdown, for any worker to take at once. */
+  @GenerateSql({ params: [1, 'host:1'] })
   async release(log: number, workerId: string): Promise<void> {
     await affected(
       this.db,
@@ -152,12 +159,14 @@ export class CtLogsRepository {
   }
 
   /** Logs held by workers of this host, to free those whose process is gone. */
+  @GenerateSql({ params: ['host:%'] })
   heldOnHost(pattern: string): Promise<{ id: number; workerId: string }[]> {
     return rows(this.db, `SELECT id, worker_id AS "workerId" FROM ct_logs WHERE worker_id LIKE $1 ESCAPE '\\'`, [
       pattern,
     ]);
   }
 
+  @GenerateSql({ params: [[1]] })
   async releaseAll(logs: number[]): Promise<void> {
     await affected(this.db, `UPDATE ct_logs SET worker_id = NULL, lease_until = NULL WHERE id = ANY($1::int[])`, [
       logs,
@@ -165,11 +174,13 @@ export class CtLogsRepository {
   }
 
   /** The enabled roots, each with its domain id: read whole, and again only when rootsVersion changes. */
+  @GenerateSql()
   roots(): Promise<{ domain: string; id: number }[]> {
     return rows(this.db, `SELECT domain, id FROM domains WHERE enabled`);
   }
 
   /** A cheap fingerprint of the enabled roots: when it changes, they are read again. */
+  @GenerateSql()
   async rootsVersion(): Promise<string> {
     const [v] = await rows<{ v: string }>(
       this.db,
@@ -179,6 +190,7 @@ export class CtLogsRepository {
     return v.v;
   }
 
+  @GenerateSql()
   list(): Promise<CtLogRow[]> {
     return rows<CtLogRow>(
       this.db,

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { RequireScope } from '../auth/auth.decorators.js';
 import { envelope } from '../common/envelope.js';
 import { ApiEnvelope } from '../common/openapi/api-responses.js';
 import { CtService } from './ct.service.js';

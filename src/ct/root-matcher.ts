@@ -1,4 +1,4 @@
-import { normalizeHostName } from '../scans/sources/host-name.js';
+import { normalizeHostName } from '../discovery/sources/host-name.js';
 
 export interface RootMatch {
   domainId: number;

@@ -1,34 +1,15 @@
 import type { DataSourceOptions } from 'typeorm';
-import { ApiKeyEntity } from '../auth/api-key.entity.js';
 import type { Environment } from '../config/environment.js';
-import { DomainEntity } from '../domains/domain.entity.js';
-import { HostEntity } from '../hosts/host.entity.js';
-import { PlatformEntity } from '../platforms/platform.entity.js';
-import { ScanNameEntity } from '../scans/scan-name.entity.js';
-import { ScanEntity } from '../scans/scan.entity.js';
-import { DomainNewHostCountEntity, DomainNewHostDayEntity } from '../stats/domain-new-host-count.entity.js';
-import { NewHostCountEntity, NewHostMinuteEntity } from '../stats/new-host-count.entity.js';
-import { SessionEntity, SignInFailureEntity, UserEntity } from '../users/user.entity.js';
 import { MIGRATIONS } from './migrations.js';
+import { statementLog } from './statement-log.js';
 import type { DatabaseTarget } from './database.js';
 
-export const ENTITIES = [
-  PlatformEntity,
-  DomainEntity,
-  HostEntity,
-  ScanEntity,
-  ScanNameEntity,
-  ApiKeyEntity,
-  NewHostCountEntity,
-  NewHostMinuteEntity,
-  DomainNewHostCountEntity,
-  DomainNewHostDayEntity,
-  UserEntity,
-  SessionEntity,
-  SignInFailureEntity,
-];
-
-export function dataSourceOptions(target: DatabaseTarget, env: Environment): DataSourceOptions {
+/** The data source's options; `entities` are the app's (src/app/entities.ts), since the database knows no feature. */
+export function dataSourceOptions(
+  target: DatabaseTarget,
+  env: Environment,
+  entities: DataSourceOptions['entities'],
+): DataSourceOptions {
   const connection =
     target.kind === 'server'
       ? { url: target.url }
@@ -45,7 +26,8 @@ export function dataSourceOptions(target: DatabaseTarget, env: Environment): Dat
       replication: { master: connection, slaves: replicas.map((url) => ({ url })), defaultMode: 'master' as const },
     }),
     applicationName: 'subdomain-monitor',
-    entities: ENTITIES,
+    logger: statementLog,
+    entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,

@@ -3,11 +3,15 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import { DATA_VERSION_CHANNEL } from '../../migrations/1765900000000-DataVersion.js';
+import { type VersionSource } from '../common/http/conditional-get.js';
 import { Environment } from '../config/environment.js';
 import { DatabaseInfo } from './database-info.js';
 import { PgListener } from './pg-listener.js';
-import { poolOf, replicaPools, rows } from './sql.js';
+import { rows } from './sql.js';
+import { poolOf, replicaPools } from './replicas.js';
+
+/** The channel the data-version trigger notifies (named in migration 1765900000000, which is frozen history). */
+export const DATA_VERSION_CHANNEL = 'subdomain_monitor_data';
 
 /** Rows of data_versions kept: pruning removes the oldest past twice this many. */
 const KEPT_VERSIONS = 5000;
@@ -43,7 +47,7 @@ const REPLICA_MAX_LOOK_MS = 1000;
  * see forReads.
  */
 @Injectable()
-export class DataVersion implements OnModuleDestroy {
+export class DataVersion implements OnModuleDestroy, VersionSource {
   private readonly logger = new Logger('DataVersion');
   private readonly events = new EventEmitter().setMaxListeners(0);
   private readonly listener: PgListener;

@@ -1,7 +1,8 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { Environment } from '../config/environment.js';
+import { VersionSource } from '../common/http/conditional-get.js';
 import { DataVersion } from './data-version.js';
 import { ListCounts } from './list-counts.js';
 import { dataSourceOptions } from './data-source-options.js';
@@ -21,7 +22,11 @@ const UNCONNECTED: DatabaseTarget = { kind: 'server', url: 'postgres://unconnect
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(target: DatabaseTarget | null, env: Environment): DynamicModule {
+  static forRoot(
+    target: DatabaseTarget | null,
+    env: Environment,
+    entities: DataSourceOptions['entities'],
+  ): DynamicModule {
     const report = new MigrationReport();
     return {
       module: DatabaseModule,
@@ -29,13 +34,14 @@ export class DatabaseModule {
         { provide: MigrationReport, useValue: report },
         { provide: DatabaseInfo, useValue: new DatabaseInfo(target ?? UNCONNECTED) },
         DataVersion,
+        { provide: VersionSource, useExisting: DataVersion },
         ListCounts,
       ],
-      exports: [MigrationReport, DatabaseInfo, DataVersion, ListCounts],
+      exports: [MigrationReport, DatabaseInfo, DataVersion, VersionSource, ListCounts],
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
-            ...dataSourceOptions(target ?? UNCONNECTED, env),
+            ...dataSourceOptions(target ?? UNCONNECTED, env, entities),
             retryAttempts: 2,
             retryDelay: 1000,
             manualInitialization: target === null,

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { Environment } from '../config/environment.js';
 import { DataVersion } from './data-version.js';
-import { type Queryable, type Statement, jsonPage, jsonPageAndTotal } from './sql.js';
+import { type Queryable, type Statement } from './sql.js';
+import { jsonPage, jsonPageAndTotal } from './json-pages.js';
 
 /** Counts kept at most: one per list and filters asked, a few dozen bytes each. */
 const KEPT_COUNTS = 10_000;

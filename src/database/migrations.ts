@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { poolOf } from './sql.js';
+import { poolOf } from './replicas.js';
 import { InitialSchema1763700000000 } from '../../migrations/1763700000000-InitialSchema.js';
 import { DomainActiveCounter1763800000000 } from '../../migrations/1763800000000-DomainActiveCounter.js';
 import { ScanProgress1763900000000 } from '../../migrations/1763900000000-ScanProgress.js';

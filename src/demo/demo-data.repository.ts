@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { affected, rows } from '../database/sql.js';
 import { rebuildNewHostCounts } from '../domains/domains.repository.js';
+import { GenerateSql } from '../database/generate-sql.js';
 
 // A uniform number in [0, 1) drawn from the seed, a tag and a row number: the same seed gives the same data.
 const U = (tag: string, i: string) =>
@@ -26,17 +27,20 @@ const PLATFORMS = `ARRAY['hackerone','hackerone','hackerone','bugcrowd','bugcrow
 export class DemoDataRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  @GenerateSql()
   async countDomains(): Promise<number> {
     const [row] = await rows<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM domains`);
     return row.n;
   }
 
+  @GenerateSql()
   async now(): Promise<string> {
     const [row] = await rows<{ now: string }>(this.db, `SELECT now()::text AS now`);
     return row.now;
   }
 
   /** N root domains over the five platforms, with program names; a few disabled. */
+  @GenerateSql({ params: ['demo', 3, '2026-01-01T00:00:00.000000Z', 24] })
   insertDomains(seed: string, count: number, ref: string, intervalHours: number): Promise<number> {
     return affected(
       this.db,
@@ -61,6 +65,7 @@ export class DemoDataRepository {
    * days before ref, newest days densest (age = days × u²); about 8 % inactive; each with the sources a real
    * host has, most of them crt.sh and the CT logs.
    */
+  @GenerateSql({ params: ['demo', 1, 20, 30, '2026-01-01T00:00:00.000000Z'] })
   insertHosts(seed: string, from: number, to: number, days: number, ref: string): Promise<number> {
     return this.unbounded((m) =>
       affected(
@@ -88,9 +93,84 @@ export class DemoDataRepository {
   }
 
   /**
+   * What the service would know of the hosts: about 70 % resolve (an address from the documentation ranges, some an
+   * IPv6 one too, some behind a CDN's alias), 1 in 300 is an alias dangling onto a service that lets others claim
+   * the name (a takeover candidate), the rest do not resolve; about 60 % of those that resolve answered HTTP, with
+   * a status, a title and a server, over TLS for most. A few of the newest hosts changed their answer lately
+   * (dns_changed), and each candidate raised takeover_candidate: the dashboard and the feeds show what they would.
+   */
+  @GenerateSql({ params: ['demo', '2026-01-01T00:00:00.000000Z'] })
+  insertKnowledge(seed: string, ref: string): Promise<number> {
+    return this.unbounded(async (m) => {
+      const known = await affected(
+        m,
+        `WITH h AS (
+           SELECT h.id, h.host, ${U('r', 'h.id')} AS r, ${U('p', 'h.id')} AS p, ${U('t', 'h.id')} AS t
+             FROM hosts h
+         ), k AS (
+           SELECT id, host, p, t,
+                  CASE WHEN r < 0.70 THEN 'resolved' WHEN r < 0.98 THEN 'nxdomain' ELSE 'servfail' END AS status,
+                  r >= 0.70 AND r < 0.70 + 1.0 / 300 AS dangling,
+                  r < 0.70 AND p < 0.60 AS listening
+             FROM h
+         )
+         INSERT INTO host_intel (host_id, dns_status, a, aaaa, cname, dns_takeover, resolved_at, listening, scheme,
+                                 port, http_status, final_url, title, server, content_length, tls_subject, tls_issuer,
+                                 tls_not_after, probed_at)
+         SELECT id, status,
+                CASE WHEN status = 'resolved' THEN ARRAY['203.0.113.' || (1 + floor(t * 254))::int] END,
+                CASE WHEN status = 'resolved' AND p > 0.8 THEN ARRAY['2001:db8::' || to_hex(id % 65536)] END,
+                CASE WHEN dangling THEN ARRAY[split_part(host, '.', 1) || '.azurewebsites.net']
+                     WHEN status = 'resolved' AND t < 0.12 THEN ARRAY['d' || to_hex(id) || '.cloudfront.net'] END,
+                CASE WHEN dangling THEN jsonb_build_object('service', 'Microsoft Azure', 'status', 'Vulnerable',
+                                                           'evidence', 'NXDOMAIN', 'vulnerable', true) END,
+                $2::timestamptz - make_interval(mins => floor(t * 600)::int),
+                CASE WHEN status = 'resolved' THEN listening END,
+                CASE WHEN listening THEN CASE WHEN t < 0.85 THEN 'https' ELSE 'http' END END,
+                CASE WHEN listening THEN CASE WHEN t < 0.85 THEN 443 ELSE 80 END END,
+                CASE WHEN listening THEN (ARRAY[200, 200, 200, 301, 302, 401, 403, 403, 404, 500])[1 + floor(p * 16.6)::int] END,
+                NULL,
+                CASE WHEN listening THEN (ARRAY['Sign in', 'Dashboard', 'API documentation', 'Welcome to nginx!',
+                                                'Grafana', 'Jenkins', '403 Forbidden', 'Not Found', 'Status',
+                                                'Admin console'])[1 + floor(t * 10)::int] END,
+                CASE WHEN listening THEN (ARRAY['nginx', 'cloudflare', 'Apache', 'AmazonS3', 'envoy'])[1 + floor(p * 8)::int] END,
+                CASE WHEN listening THEN 500 + floor(t * 40000)::bigint END,
+                CASE WHEN listening AND t < 0.85 THEN 'CN=' || host END,
+                CASE WHEN listening AND t < 0.85 THEN (ARRAY['CN=R11,O=Let''s Encrypt,C=US',
+                                                            'CN=Amazon RSA 2048 M02,O=Amazon,C=US'])[1 + floor(p * 3)::int] END,
+                CASE WHEN listening AND t < 0.85 THEN $2::timestamptz + make_interval(days => 10 + floor(p * 80)::int) END,
+                CASE WHEN status = 'resolved' THEN $2::timestamptz - make_interval(mins => floor(t * 600)::int) END
+           FROM k
+         ON CONFLICT (host_id) DO NOTHING`,
+        [seed, ref],
+      );
+      // A few changes: hosts of the last two days that moved address, and every takeover candidate.
+      await affected(
+        m,
+        `INSERT INTO host_events (at, type, host_id, domain_id, before, after)
+         SELECT k.resolved_at, 'dns_changed', h.id, h.domain_id,
+                jsonb_build_object('status', 'resolved', 'a', jsonb_build_array('198.51.100.' || (1 + h.id % 254)),
+                                   'aaaa', '[]'::jsonb, 'cname', '[]'::jsonb),
+                jsonb_build_object('status', k.dns_status, 'a', to_jsonb(coalesce(k.a, '{}')),
+                                   'aaaa', to_jsonb(coalesce(k.aaaa, '{}')), 'cname', to_jsonb(coalesce(k.cname, '{}')))
+           FROM hosts h JOIN host_intel k ON k.host_id = h.id
+          WHERE h.first_seen_at > $2::timestamptz - interval '2 days' AND k.dns_status = 'resolved'
+            AND ${U('c', 'h.id')} < 0.05
+         UNION ALL
+         SELECT k.resolved_at, 'takeover_candidate', h.id, h.domain_id, NULL, k.dns_takeover - 'vulnerable'
+           FROM hosts h JOIN host_intel k ON k.host_id = h.id
+          WHERE k.dns_takeover IS NOT NULL`,
+        [seed, ref],
+      );
+      return known;
+    });
+  }
+
+  /**
    * A daily scan per domain over the last `scans` days, each counting the hosts first seen since the one
    * before; then the domains' counters and last-scan fields from the hosts and the newest scan.
    */
+  @GenerateSql({ params: [2, '2026-01-01T00:00:00.000000Z'] })
   async insertScansAndCounters(scans: number, ref: string): Promise<void> {
     await this.unbounded((m) => this.scansAndCounters(m, scans, ref));
   }
@@ -135,15 +215,18 @@ export class DemoDataRepository {
   }
 
   /** The hourly new-host rollup of everything seeded. */
+  @GenerateSql()
   countNewHosts(): Promise<void> {
     return rebuildNewHostCounts(this.db.manager);
   }
 
   /** Leaves the tables as a live database has them: statistics current, the trigram index's pending list merged. */
+  @GenerateSql()
   async vacuumAnalyze(): Promise<void> {
     await affected(
       this.db,
-      `VACUUM ANALYZE domains, hosts, scans, new_host_counts, domain_new_host_counts, domain_new_host_days`,
+      `VACUUM ANALYZE domains, hosts, host_intel, host_events, scans, new_host_counts, domain_new_host_counts,
+                      domain_new_host_days`,
     );
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
 import { DemoDataRepository } from './demo-data.repository.js';
+import { AppError, type ErrorCode } from '../common/errors/app-error.js';
 
 export interface SeedOptions {
   domains: number;
@@ -15,7 +16,11 @@ export interface SeedReport {
   seconds: number;
 }
 
-export class SeedRefused extends Error {}
+export class SeedRefused extends AppError {
+  constructor(message: string, code: ErrorCode = 'invalid_body') {
+    super(code, message);
+  }
+}
 
 const CHUNK = 100_000;
 
@@ -47,6 +52,8 @@ export class DemoDataService {
         ref,
       );
     }
+    onStep(1 + chunks, total, 'what is known of the hosts');
+    await this.demo.insertKnowledge(options.seed, ref);
     onStep(1 + chunks, total, 'scans and counters');
     await this.demo.insertScansAndCounters(Math.min(options.days, 7), ref);
     await this.demo.countNewHosts();

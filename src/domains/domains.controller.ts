@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { RequireScope } from '../auth/auth.decorators.js';
 import { ApiEnvelope, ApiErrors, PageMetaDto } from '../common/openapi/api-responses.js';
 import { RootDomainPipe } from '../common/validation/param.pipes.js';
 import { DomainsService } from './domains.service.js';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlatformsModule } from '../platforms/platforms.module.js';
-import { DomainEntity } from './domain.entity.js';
+import { DomainEntity } from './entities/domain.entity.js';
 import { DomainsController } from './domains.controller.js';
 import { DomainsRepository } from './domains.repository.js';
 import { DomainsService } from './domains.service.js';

@@ -4,19 +4,21 @@ import { type EntityManager, In, type Repository } from 'typeorm';
 import {
   affected,
   containsPattern,
-  domainNewPartsSql,
   isoSql,
-  jsonRow,
   pageWithCount,
   Params,
   preparedRows,
-  ReplicaReads,
   rows,
   type Statement,
 } from '../database/sql.js';
+import { domainNewPartsSql } from '../database/new-host-counts.js';
+import { jsonRow } from '../database/json-pages.js';
+import { ReplicaReads } from '../database/replicas.js';
 import { ListCounts } from '../database/list-counts.js';
 import type { DomainSort } from './dto/list-domains.query.js';
-import { DomainEntity } from './domain.entity.js';
+import { DomainEntity } from './entities/domain.entity.js';
+import { GenerateSql } from '../database/generate-sql.js';
+import { DomainDetailDto, DomainDto } from './dto/domain.dto.js';
 
 /** A tracked domain as the endpoints under it need it: its id, and its live counters of hosts. */
 export interface TrackedDomain {
@@ -116,10 +118,12 @@ export class DomainsRepository {
     this.reads = new ReplicaReads(domains.manager.connection);
   }
 
+  @GenerateSql({ params: ['example.com'] })
   findByName(domain: string): Promise<DomainEntity | null> {
     return this.domains.findOneBy({ domain });
   }
 
+  @GenerateSql({ params: ['example.com'] })
   async findTracked(name: string): Promise<TrackedDomain | null> {
     const { sql, params } = trackedDomainStatement(name);
     const [found] = await preparedRows<TrackedDomain>(this.domains.manager, sql, params);
@@ -130,16 +134,26 @@ export class DomainsRepository {
    * A page of domains rendered as JSON, and the count of all that match (domains_domain_trgm_idx for search),
    * counted once per data version (ListCounts).
    */
+  @GenerateSql(
+    { name: 'by name', dto: DomainDto, params: [{}, 'domain', 100, 0] },
+    {
+      name: 'a search on a platform, by new hosts',
+      dto: DomainDto,
+      params: [{ search: 'exa', platform: 'hackerone', enabled: true }, 'new_subdomains_last_scan', 100, 0],
+    },
+  )
   listPage(filters: DomainFilters, sort: DomainSort, limit: number, offset: number) {
     return this.counts.pageAndTotal(this.reads, domainListStatements(filters, sort, limit, offset), limit);
   }
 
   /** One domain with its stats (see domainDetailStatement) rendered as JSON; null when it is not tracked. */
+  @GenerateSql({ dto: DomainDetailDto, params: ['example.com'] })
   findDetail(domain: string): Promise<string | null> {
     return jsonRow(this.reads, domainDetailStatement(domain));
   }
 
   /** Inserts the domains that are not tracked yet, in one statement; returns the names it added. */
+  @GenerateSql({ params: [[{ domain: 'example.org', platformSlug: 'self', program: null, enabled: true }]] })
   async insertMissing(items: NewDomain[]): Promise<string[]> {
     if (items.length === 0) return [];
     const added = await rows<{ domain: string }>(
@@ -158,6 +172,7 @@ export class DomainsRepository {
     return added.map((r) => r.domain);
   }
 
+  @GenerateSql({ params: [['absent.example'], false] })
   async setEnabled(names: string[], enabled: boolean): Promise<string[]> {
     const changed = await rows<{ domain: string }>(
       this.domains.manager,
@@ -168,12 +183,14 @@ export class DomainsRepository {
   }
 
   /** Removes domains with their hosts and scans (ON DELETE CASCADE). */
+  @GenerateSql({ params: [['absent.example']] })
   async remove(names: string[]): Promise<string[]> {
     const removed = await this.domains.find({ where: { domain: In(names) }, select: { domain: true } });
     await this.domains.delete({ domain: In(names) });
     return removed.map((r) => r.domain);
   }
 
+  @GenerateSql()
   list(): Promise<DomainEntity[]> {
     return this.domains.find({ order: { domain: 'ASC' } });
   }
@@ -182,11 +199,13 @@ export class DomainsRepository {
    * Rebuilds the new-host rollups from the hosts themselves: after hosts were removed with their
    * domain, or written by something other than scan persistence (seeding, fixtures).
    */
+  @GenerateSql()
   rebuildNewHostCounts(): Promise<void> {
     return rebuildNewHostCounts(this.domains.manager);
   }
 
   /** Recomputes the live counters of the given domains from their hosts (hosts_domain_host_key). */
+  @GenerateSql({ params: [[1]] })
   async refreshCounters(domainIds: number[]): Promise<void> {
     await affected(
       this.domains.manager,
@@ -201,6 +220,7 @@ export class DomainsRepository {
   }
 
   /** When the domain was queued for a scan the worker has not started yet (ISO 8601), or null; on the primary. */
+  @GenerateSql({ params: [1] })
   async queuedSince(id: number): Promise<string | null> {
     const [row] = await rows<{ at: string | null }>(
       this.domains.manager,
@@ -215,6 +235,7 @@ export class DomainsRepository {
    * stays queued: the claim passes over it until that scan ends, then starts the one asked for, which reads the
    * sources afresh.
    */
+  @GenerateSql({ params: [1] })
   async markQueued(id: number): Promise<void> {
     await affected(this.domains.manager, `UPDATE domains SET queued_at = COALESCE(queued_at, now()) WHERE id = $1`, [
       id,
@@ -222,6 +243,7 @@ export class DomainsRepository {
   }
 
   /** Makes every enabled domain due now (index domains_due_idx); returns how many. */
+  @GenerateSql()
   markAllEnabledDue(): Promise<number> {
     return affected(this.domains.manager, `UPDATE domains SET next_scan_at = now() WHERE enabled`);
   }

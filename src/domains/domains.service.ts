@@ -1,17 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError, type ErrorCode } from '../common/errors/app-error.js';
 import { RenderedJson } from '../common/rendered-json.js';
 import { CONTROL_CHARACTERS_PROBLEM, hasControlCharacters } from '../common/validation/control-characters.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
-import type { DomainEntity } from './domain.entity.js';
+import type { DomainEntity } from './entities/domain.entity.js';
 import type { ListDomainsQuery } from './dto/list-domains.query.js';
 import { DomainsRepository, type TrackedDomain } from './domains.repository.js';
-import { rootDomainProblem } from './root-domain.js';
+import { rootDomainProblem } from '../common/validation/root-domain.js';
 
-const notTracked = (name: string) => ApiError.notFound(`Domain ${name} is not tracked`);
+const notTracked = (name: string) => AppError.notFound(`Domain ${name} is not tracked`);
 
 /** A bad argument from an operator; the CLI prints its message alone. */
-export class DomainInputError extends Error {}
+export class DomainInputError extends AppError {
+  constructor(message: string, code: ErrorCode = 'invalid_domain') {
+    super(code, message);
+  }
+}
 
 @Injectable()
 export class DomainsService {

@@ -1,14 +1,24 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { DomainsModule } from '../domains/domains.module.js';
-import { StreamModule } from '../stream/stream.module.js';
 import { EventsController } from './events.controller.js';
+import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
+import { HorizonRepository } from './horizon.repository.js';
+import { NewHostSignal } from './new-host-signal.js';
 
-/** The change feed (GET /events), and each host's history for GET /hosts/{host}. */
+/** The signal is global: scans publish it wherever they run, streams listen where the API runs. */
+@Global()
 @Module({
-  imports: [DomainsModule, StreamModule],
+  providers: [NewHostSignal],
+  exports: [NewHostSignal],
+})
+export class NewHostSignalModule {}
+
+/** The change feed (GET /events), each host's history for GET /hosts/{host}, and the horizon both feeds stop at. */
+@Module({
+  imports: [DomainsModule],
   controllers: [EventsController],
-  providers: [EventsService],
-  exports: [StreamModule],
+  providers: [EventsService, EventsRepository, HorizonRepository],
+  exports: [EventsRepository, HorizonRepository],
 })
 export class EventsModule {}

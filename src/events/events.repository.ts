@@ -7,9 +7,10 @@ import {
   type WildcardMode,
   hiddenConditions,
   outOfScopeConditions,
-} from '../intel/knowledge-filter.js';
-import type { DnsAnswerDto, HttpChangeDto, TakeoverDto, WildcardZoneDto } from '../intel/dto/dns.dto.js';
+} from '../hosts/model/knowledge-filter.js';
+import type { DnsAnswerDto, HttpChangeDto, TakeoverDto, WildcardZoneDto } from '../hosts/model/knowledge.dto.js';
 import type { EventPosition, EventType } from './dto/events.query.js';
+import { GenerateSql } from '../database/generate-sql.js';
 
 export interface EventFilter {
   types: readonly EventType[];
@@ -117,11 +118,32 @@ const HISTORY_SQL = `SELECT ${EVENT_COLUMNS}
 export class EventsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  @GenerateSql(
+    {
+      name: 'every type, from the start',
+      params: [
+        null,
+        '2026-01-01T00:00:00.000000Z',
+        { types: ['host_new', 'dns_changed', 'http_changed', 'takeover_candidate'] },
+        100,
+      ],
+    },
+    {
+      name: 'one domain, after a position',
+      params: [
+        { ts: '2026-01-01T00:00:00.000000Z', rank: 1, id: '1' },
+        '2026-01-01T00:00:00.000000Z',
+        { types: ['host_gone'], domainId: 1, wildcard: 'include', scope: 'all' },
+        100,
+      ],
+    },
+  )
   after(position: EventPosition | null, before: string, filter: EventFilter, limit: number): Promise<EventRow[]> {
     const { sql, params } = eventsStatement(position, before, filter, limit);
     return rows<EventRow>(this.db, sql, params);
   }
 
+  @GenerateSql({ params: ['1', 100] })
   history(hostId: string, limit: number): Promise<EventRow[]> {
     return rows<EventRow>(this.db, HISTORY_SQL, [hostId, limit]);
   }

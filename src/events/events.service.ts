@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError } from '../common/errors/app-error.js';
 import { envelope } from '../common/envelope.js';
 import { DomainsService } from '../domains/domains.service.js';
-import { StreamRepository } from '../stream/stream.repository.js';
+import { HorizonRepository } from './horizon.repository.js';
 import { toEventDto } from './dto/event.dto.js';
 import { EVENT_TYPES, type EventsQuery, parseEventId } from './dto/events.query.js';
 import { EventsRepository } from './events.repository.js';
@@ -15,18 +15,18 @@ import { EventsRepository } from './events.repository.js';
 export class EventsService {
   constructor(
     private readonly events: EventsRepository,
-    private readonly stream: StreamRepository,
+    private readonly horizons: HorizonRepository,
     private readonly domains: DomainsService,
   ) {}
 
   async list(query: EventsQuery) {
     const after = query.after === undefined ? null : parseEventId(query.after);
     if (query.after !== undefined && !after) {
-      throw ApiError.invalidQuery('after must be an event id (the id of an event of this feed)');
+      throw AppError.invalidQuery('after must be an event id (the id of an event of this feed)');
     }
-    if (query.domain && query.platform) throw ApiError.invalidQuery('give domain or platform, not both');
+    if (query.domain && query.platform) throw AppError.invalidQuery('give domain or platform, not both');
     const domainId = query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined;
-    const horizon = await this.stream.horizon();
+    const horizon = await this.horizons.horizon();
     const types = query.type ? [...new Set(query.type)] : EVENT_TYPES;
     const found = await this.events.after(
       after,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError } from '../common/errors/app-error.js';
 
 /**
  * How many exports this process runs at once. Each export's batches take a pool connection one statement at a
@@ -49,10 +49,10 @@ export class ExportSlots {
       const timer = setTimeout(() => {
         this.waiting.delete(wake);
         reject(
-          new ApiError(
+          new AppError(
             'service_unavailable',
             `This process runs as many exports as it may (${this.capacity}); retry shortly`,
-            { 'retry-after': String(Math.max(1, this.env.EXPORT_WAIT_SECONDS)) },
+            { retryAfterSeconds: Math.max(1, this.env.EXPORT_WAIT_SECONDS) },
           ),
         );
       }, ms);

@@ -1,9 +1,9 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { RequireScope } from '../auth/auth.decorators.js';
 import { ApiErrors } from '../common/openapi/api-responses.js';
-import { HOST_SOURCES } from '../hosts/host-sources.js';
+import { HOST_SOURCES } from '../hosts/model/host-sources.js';
 import { ExportQuery } from './dto/export.query.js';
 import { CSV_HEADER, ExportService } from './export.service.js';
 

@@ -4,11 +4,13 @@ import type { Pool } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { DataSource } from 'typeorm';
 import { Environment } from '../config/environment.js';
-import { isReplicaFailure, noteReplicaFallback, poolOf, rows } from '../database/sql.js';
+import { rows } from '../database/sql.js';
+import { isReplicaFailure, noteReplicaFallback, poolOf } from '../database/replicas.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { CopyLines, type LastRow } from './copy-lines.js';
 import type { ExportFormat } from './dto/export.query.js';
 import { BATCH_SETTINGS, type ExportFilters, type Position, batchStatement } from './export.sql.js';
+import { GenerateSql } from '../database/generate-sql.js';
 
 /** What follows each line, and what comes between two (json's array commas). */
 const ENDS: Record<ExportFormat, { end: string; between: string }> = {
@@ -59,6 +61,39 @@ export class ExportRepository {
   }
 
   /** The export's lines, each with its line end (and json's commas between), batch after batch. */
+  @GenerateSql(
+    {
+      name: 'txt, every host',
+      params: ['txt', { fields: [], scope: 'all', hostScope: 'in', since: '2026-01-01T00:00:00.000000Z' }],
+    },
+    {
+      name: 'csv of a platform, with fields',
+      params: [
+        'csv',
+        {
+          fields: ['ips', 'title'],
+          platform: 'hackerone',
+          scope: 'new',
+          hostScope: 'all',
+          since: '2026-01-01T00:00:00.000000Z',
+        },
+      ],
+    },
+    {
+      name: 'json of a domain, a search, out of scope',
+      params: [
+        'json',
+        {
+          fields: ['cname', 'status'],
+          domainId: 1,
+          scope: 'inactive',
+          hostScope: 'out',
+          since: '2026-01-01T00:00:00.000000Z',
+          search: 'api',
+        },
+      ],
+    },
+  )
   async *lines(format: ExportFormat, filters: ExportFilters): AsyncGenerator<Buffer> {
     const queue = new ChunkQueue(this.batchBytes);
     const filling = this.fill(queue, format, filters);

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError } from '../common/errors/app-error.js';
 import { windowStart } from '../common/validation/window.js';
 import { DomainsService } from '../domains/domains.service.js';
 import type { ExportFormat, ExportQuery } from './dto/export.query.js';
@@ -37,12 +37,12 @@ export class ExportService {
   /**
    * Checks the parameters, takes one of the process's export slots (or answers 503), and reads the first chunk
    * before anything is sent, so a bad request or a failing query is still answered with the JSON error. After that
-   * the body streams; an error then aborts the response before its end (see the README: a truncated export never
+   * the body streams; an error then aborts the response before its end (see docs/api.md, "Export": a truncated export never
    * looks complete), and so does a client that takes no data for EXPORT_IDLE_SECONDS. The slot is given back when
    * the body ends, however it ends.
    */
   async prepare(query: ExportQuery): Promise<PreparedExport> {
-    if (query.domain && query.platform) throw ApiError.invalidQuery('give domain or platform, not both');
+    if (query.domain && query.platform) throw AppError.invalidQuery('give domain or platform, not both');
     const domainId = query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined;
     const format = query.format;
     const filters: ExportFilters = {

@@ -1,11 +1,12 @@
 import pg from 'pg';
 import { containsPattern, isoSql } from '../database/sql.js';
-import { hiddenConditions, type ScopeMode } from '../intel/knowledge-filter.js';
-import type { ExportField, ExportFormat, ExportScope } from './dto/export.query.js';
+import { FIELD_TEXT, fieldColumns, type HostField } from '../hosts/model/host-fields.js';
+import { hiddenConditions, type ScopeMode } from '../hosts/model/knowledge-filter.js';
+import type { ExportFormat, ExportScope } from './dto/export.query.js';
 
 export interface ExportFilters {
   /** Extra columns (fields=), in the order asked. */
-  fields: readonly ExportField[];
+  fields: readonly HostField[];
   domainId?: number;
   platform?: string;
   scope: ExportScope;
@@ -27,10 +28,10 @@ export interface Position {
 }
 
 // PostgreSQL renders each line itself, and Node passes its bytes on. Hosts, domains and slugs are validated
-// names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but a title (see FIELD).
-function line(format: ExportFormat, fields: readonly ExportField[]): string {
+// names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but a title (see FIELD_TEXT).
+function line(format: ExportFormat, fields: readonly HostField[]): string {
   if (format === 'json') return 'row_to_json(r)::text'; // the row of jsonObjectRow
-  const extra = fields.map((f) => FIELD[f][format]);
+  const extra = fields.map((f) => FIELD_TEXT[f][format]);
   switch (format) {
     case 'txt':
       return extra.length ? `concat_ws(E'\\t', h.host, ${extra.join(', ')})` : 'h.host';
@@ -47,67 +48,18 @@ function line(format: ExportFormat, fields: readonly ExportField[]): string {
  * a row against 2.4, psql's \timing over 200,000 rows of the 1M-host bench seed), and jsonb printed its keys
  * sorted by length.
  */
-function jsonObjectRow(fields: readonly ExportField[]): string {
+function jsonObjectRow(fields: readonly HostField[]): string {
   return `CROSS JOIN LATERAL (SELECT h.host, d.domain, d.platform_slug AS platform,
                                      ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
                                      host_sources(h.sources) AS sources${fieldColumns(fields)}) r`;
 }
 
 /** The host columns a line reads: a txt export of names alone reads hosts_domain_host_key and no row. */
-function hostColumns(format: ExportFormat, fields: readonly ExportField[]): string {
+function hostColumns(format: ExportFormat, fields: readonly HostField[]): string {
   const columns = ['host', ...(format === 'txt' ? [] : ['first_seen_at', 'is_active'])];
   if (format === 'json') columns.push('sources');
   if (fields.length) columns.push('id');
   return columns.map((c) => `h.${c}`).join(', ');
-}
-
-/** The host's host_intel row: one primary-key read per exported host, only when fields are asked for. */
-const intel = (expression: string) => `(SELECT ${expression} FROM host_intel k WHERE k.host_id = h.id)`;
-const ips = intel("coalesce(k.a, '{}') || coalesce(k.aaaa, '{}')");
-const cname = intel('k.cname');
-const status = intel('k.http_status');
-const title = intel('k.title');
-const csvQuoted = (text: string) => `'"' || replace(${text}, '"', '""') || '"'`;
-
-/**
- * The extra fields as columns of a row statement over hosts h (the json export's keys, and the platform bulk feed's,
- * rendered by row_to_json): arrays (empty where nothing is known), a number or a text (null where nothing is known).
- */
-const FIELD_COLUMNS: Record<ExportField, string> = {
-  ips: `coalesce(${ips}, '{}')`,
-  cname: `coalesce(${cname}, '{}')`,
-  status,
-  title,
-};
-
-/** The fields asked for as named columns of a row over hosts h, each after a comma, in the order asked. */
-export function fieldColumns(fields: readonly ExportField[]): string {
-  return fields.map((f) => `, ${FIELD_COLUMNS[f]} AS ${f}`).join('');
-}
-
-/** Each extra field in txt and csv: empty text where nothing is known (json's are FIELD_COLUMNS, null there). */
-const FIELD: Record<ExportField, Record<'txt' | 'csv', string>> = {
-  ips: {
-    txt: `coalesce(array_to_string(${ips}, ' '), '')`,
-    csv: `coalesce(array_to_string(${ips}, ' '), '')`,
-  },
-  cname: {
-    txt: `coalesce(array_to_string(${cname}, ' '), '')`,
-    csv: `coalesce(array_to_string(${cname}, ' '), '')`,
-  },
-  status: {
-    txt: `coalesce(${status}::text, '')`,
-    csv: `coalesce(${status}::text, '')`,
-  },
-  title: {
-    txt: `coalesce(translate(${title}, E'\\t', ' '), '')`,
-    csv: `coalesce(${csvQuoted(title)}, '')`,
-  },
-};
-
-/** A host's line of a txt list with the extra fields asked for: the host, then each field, tab-separated. */
-export function textLine(fields: readonly ExportField[]): string {
-  return line('txt', fields);
 }
 
 /**

@@ -2,7 +2,7 @@ import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/commo
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../common/decorators/auth.decorators.js';
+import { Public } from '../auth/auth.decorators.js';
 import { DatabaseHealthIndicator } from './database.health.js';
 
 /** Probes for orchestrators, outside the API prefix and public: live = the process answers, ready = the database does. */

@@ -10,7 +10,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { SLUG_PARAM } from '../platforms/platforms.controller.js';
-import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { RequireScope } from '../auth/auth.decorators.js';
 import { ApiEnvelope, ApiErrors, PageMetaDto, WindowMetaDto } from '../common/openapi/api-responses.js';
 import { HostNamePipe, PlatformSlugPipe, RootDomainPipe } from '../common/validation/param.pipes.js';
 import {

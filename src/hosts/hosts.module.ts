@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainsModule } from '../domains/domains.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { PlatformsModule } from '../platforms/platforms.module.js';
-import { HostEntity } from './host.entity.js';
+import { HostEntity } from './entities/host.entity.js';
 import {
   DomainHostsController,
   HostController,

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError } from '../common/errors/app-error.js';
 import { envelope } from '../common/envelope.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { toEventDto } from '../events/dto/event.dto.js';
 import { HOST_HISTORY_LIMIT } from './dto/host.dto.js';
-import type { KnowledgeFilter } from '../intel/knowledge-filter.js';
+import type { KnowledgeFilter } from './model/knowledge-filter.js';
 import { windowStart } from '../common/validation/window.js';
 import { DomainsService } from '../domains/domains.service.js';
 import { PlatformsService } from '../platforms/platforms.service.js';
@@ -16,7 +16,8 @@ import type {
   PlatformNewHostsQuery,
   SearchHostsQuery,
 } from './dto/host-queries.js';
-import { HostsRepository, type PlatformPageOptions } from './hosts.repository.js';
+import type { PlatformPageOptions } from './host-lists.sql.js';
+import { HostsRepository } from './hosts.repository.js';
 import { RenderedJson } from '../common/rendered-json.js';
 import { decodePlatformCursor, encodePlatformCursor } from './platform-cursor.js';
 
@@ -62,7 +63,7 @@ export class HostsService {
    */
   async one(name: string) {
     const host = await this.hosts.findOne(name);
-    if (!host) throw ApiError.notFound(`No host ${name} is recorded`);
+    if (!host) throw AppError.notFound(`No host ${name} is recorded`);
     const changes = (await this.events.history(host.id, HOST_HISTORY_LIMIT)).map(toEventDto);
     if (changes.length < HOST_HISTORY_LIMIT) {
       changes.push(
@@ -75,7 +76,7 @@ export class HostsService {
   /** The cross-program new-host feed; next_cursor is present only when another page follows. */
   async newFeed(query: NewHostsFeedQuery) {
     if ((query.before_ts === undefined) !== (query.before_id === undefined)) {
-      throw ApiError.invalidQuery('before_ts and before_id go together: pass both from meta.next_cursor, or neither');
+      throw AppError.invalidQuery('before_ts and before_id go together: pass both from meta.next_cursor, or neither');
     }
     const since = windowStart(query);
     const before = query.before_ts && query.before_id ? { ts: query.before_ts, id: query.before_id } : undefined;
@@ -90,7 +91,7 @@ export class HostsService {
   }
 
   async search(query: SearchHostsQuery) {
-    if (query.q.length < 2) throw ApiError.invalidQuery('q must be at least 2 characters');
+    if (query.q.length < 2) throw AppError.invalidQuery('q must be at least 2 characters');
     const page = await this.hosts.search(query.q, query.limit, query.offset, filterOf(query));
     return RenderedJson.envelope(page.json, { q: query.q, limit: query.limit, offset: query.offset });
   }

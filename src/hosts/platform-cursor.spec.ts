@@ -1,4 +1,4 @@
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError } from '../common/errors/app-error.js';
 import { decodePlatformCursor, encodePlatformCursor } from './platform-cursor.js';
 
 describe('platform feed cursor', () => {
@@ -19,7 +19,7 @@ describe('platform feed cursor', () => {
   it.each(['', 'abc', 'c1..', 'c2.e30.AAAAAAAAAAAA', 'c1.e30.AAAAAAAAAAAA.x'])(
     'rejects %j with invalid_query',
     (cursor) => {
-      expect(() => decodePlatformCursor(cursor)).toThrow(ApiError);
+      expect(() => decodePlatformCursor(cursor)).toThrow(AppError);
     },
   );
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../common/errors/api-error.js';
-import type { PlatformPosition } from './hosts.repository.js';
+import { AppError } from '../common/errors/app-error.js';
+import type { PlatformPosition } from './host-lists.sql.js';
 
 /**
  * The platform feed's cursor: the last (domain, host) of a page, base64url-encoded with a checksum. It is
@@ -22,7 +22,7 @@ export function encodePlatformCursor(position: PlatformPosition): string {
 }
 
 export function decodePlatformCursor(cursor: string): PlatformPosition {
-  const invalid = () => ApiError.invalidQuery('cursor is not a cursor this service issued; start again without one');
+  const invalid = () => AppError.invalidQuery('cursor is not a cursor this service issued; start again without one');
   const [version, payload, sum, ...rest] = cursor.split('.');
   if (version !== VERSION || !payload || !sum || rest.length > 0 || checksum(payload) !== sum) throw invalid();
   try {

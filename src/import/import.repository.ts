@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { rows } from '../database/sql.js';
-import { applyScopeRules, syncImportedRules } from '../scope/scope-rules.repository.js';
+import { syncImportedRules } from '../scope/scope-rules.repository.js';
 import type { ImportEntry, ImportExclusion } from './scope-formats.js';
+import { GenerateSql } from '../database/generate-sql.js';
+import { HostStore } from '../hosts/store/host-store.js';
 
 export interface ImportResult {
   added: string[];
@@ -27,8 +29,28 @@ class DryRun extends Error {
  */
 @Injectable()
 export class ImportRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly hosts: HostStore,
+  ) {}
 
+  @GenerateSql({
+    name: 'a dry run that prunes',
+    params: [
+      [{ domain: 'example.org', platform: 'hackerone', program: 'Example', handle: 'example' }],
+      [
+        {
+          domain: 'example.org',
+          platform: 'hackerone',
+          kind: 'host',
+          pattern: 'legacy.example.org',
+          regex: '^legacy\\.example\\.org$',
+        },
+      ],
+      ['hackerone'],
+      true,
+    ],
+  })
   async apply(
     entries: ImportEntry[],
     exclusions: ImportExclusion[] | null,
@@ -42,7 +64,8 @@ export class ImportRepository {
       entries.map((e) => e.handle),
     ];
     try {
-      return await this.db.transaction(async (m) => {
+      return await this.hosts.transaction(async (w) => {
+        const m = w.manager;
         const added = await rows<{ domain: string }>(
           m,
           `INSERT INTO domains (domain, platform_slug, program, program_handle)
@@ -79,7 +102,7 @@ export class ImportRepository {
         // Formats with no out-of-scope list (null) leave the imported rules as they are.
         const rules = exclusions
           ? await syncImportedRules(
-              m,
+              w,
               entries.map((e) => ({ domain: e.domain, platform: e.platform })),
               exclusions,
               joined.map((d) => d.id),
@@ -87,10 +110,7 @@ export class ImportRepository {
           : {
               added: 0,
               removed: 0,
-              moved: await applyScopeRules(
-                m,
-                joined.map((d) => d.id),
-              ),
+              moved: await w.applyScope(joined.map((d) => d.id)),
             };
         const result: ImportResult = {
           added: added.map((r) => r.domain).sort(),

@@ -28,7 +28,7 @@ export interface ImportSummary extends ImportResult {
 
 const FETCH_TIMEOUT_MS = 120_000;
 
-/** Root domains from the platforms' published scope lists, added idempotently; see the README's "Program sync". */
+/** Root domains from the platforms' published scope lists, added idempotently; see docs/guide/scope.md, "Program sync". */
 @Injectable()
 export class ImportService {
   constructor(

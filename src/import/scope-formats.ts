@@ -10,6 +10,7 @@ import {
   reduceTarget,
   reduceValue,
 } from './scope-target.js';
+import { AppError, type ErrorCode } from '../common/errors/app-error.js';
 
 export const IMPORT_FORMATS = ['bounty-targets', 'chaos', 'txt'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -41,7 +42,11 @@ export interface ParsedScope {
 }
 
 /** A file that cannot be read as the format says; the message names the line or program. */
-export class ImportFormatError extends Error {}
+export class ImportFormatError extends AppError {
+  constructor(message: string, code: ErrorCode = 'invalid_body') {
+    super(code, message);
+  }
+}
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { parse } from 'tldts';
-import { PSL_OPTIONS, rootDomainProblem } from '../domains/root-domain.js';
+import { PSL_OPTIONS, rootDomainProblem } from '../common/validation/root-domain.js';
 import { type ExclusionPattern, parseExclusionPattern } from '../scope/exclusion-pattern.js';
 
 export type SkipReason =

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { HostDnsRepository } from './host-dns.repository.js';
-import { HostProber } from './host-prober.service.js';
-import { HostResolver } from './host-resolver.service.js';
+import { HostDnsRepository } from './dns/host-dns.repository.js';
+import { HostProber } from './probe/host-prober.service.js';
+import { HostResolver } from './dns/host-resolver.service.js';
 
 /**
  * What the worker learns of hosts beyond their names: DNS answers of the hosts the CT follower records, and the

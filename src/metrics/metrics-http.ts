@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError } from '../common/errors/app-error.js';
 import { sendError } from '../common/http/send-error.js';
-import { poolOf, rows } from '../database/sql.js';
+import { rows } from '../database/sql.js';
+import { poolOf } from '../database/replicas.js';
 import type { Metrics, MetricsSources } from './metrics.js';
 
 /** What a scrape reads from the app's data source; nothing until Nest has built it. */
@@ -53,10 +54,10 @@ export function instrumentHttp(fastify: FastifyInstance, metrics: Metrics, serve
     if (expected) {
       const given = Buffer.from(request.headers.authorization ?? '');
       if (given.length === 0) {
-        return sendError(request, reply, new ApiError('missing_token', 'Send Authorization: Bearer <METRICS_TOKEN>'));
+        return sendError(request, reply, new AppError('missing_token', 'Send Authorization: Bearer <METRICS_TOKEN>'));
       }
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return sendError(request, reply, new ApiError('invalid_token', 'Not the metrics token'));
+        return sendError(request, reply, new AppError('invalid_token', 'Not the metrics token'));
       }
     }
     const text = await metrics.registry.metrics();

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { RequireScope } from '../auth/auth.decorators.js';
 import { PlatformSlugPipe } from '../common/validation/param.pipes.js';
 import { ApiEnvelope, ApiErrors, PageMetaDto } from '../common/openapi/api-responses.js';
 import { PlatformDomainDto, PlatformDto } from './dto/platform.dto.js';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { PlatformEntity } from './platform.entity.js';
+import { PlatformEntity } from './entities/platform.entity.js';
 import { PlatformsController } from './platforms.controller.js';
 import { PlatformsRepository } from './platforms.repository.js';
 import { PlatformsService } from './platforms.service.js';

@@ -1,17 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import {
-  jsonPage,
-  jsonRow,
-  newHostPartsSql,
-  pageWithCount,
-  Params,
-  ReplicaReads,
-  type Statement,
-} from '../database/sql.js';
-import { PlatformEntity } from './platform.entity.js';
+import { pageWithCount, Params, type Statement } from '../database/sql.js';
+import { jsonPage, jsonRow } from '../database/json-pages.js';
+import { newHostPartsSql } from '../database/new-host-counts.js';
+import { ReplicaReads } from '../database/replicas.js';
+import { PlatformEntity } from './entities/platform.entity.js';
 import { ListCounts } from '../database/list-counts.js';
+import { GenerateSql } from '../database/generate-sql.js';
+import { PlatformDomainDto, PlatformDto } from './dto/platform.dto.js';
 
 @Injectable()
 export class PlatformsRepository {
@@ -25,15 +22,18 @@ export class PlatformsRepository {
     this.reads = new ReplicaReads(platforms.manager.connection);
   }
 
+  @GenerateSql({ params: ['hackerone'] })
   findBySlug(slug: string): Promise<PlatformEntity | null> {
     return this.platforms.findOneBy({ slug });
   }
 
+  @GenerateSql()
   listSlugs(): Promise<string[]> {
     return this.platforms.find({ order: { slug: 'ASC' } }).then((all) => all.map((p) => p.slug));
   }
 
   /** Why an operator's platform slug is refused, naming the known ones; null when it is a tracked platform. */
+  @GenerateSql({ params: ['nosuch'] })
   async unknownSlugProblem(slug: string): Promise<string | null> {
     if (await this.findBySlug(slug)) return null;
     return `unknown platform "${slug}" (one of: ${(await this.listSlugs()).join(', ')})`;
@@ -43,16 +43,19 @@ export class PlatformsRepository {
    * Every platform (or one) with its counts: domain and host totals from the domains' live counters, and
    * hosts first seen in the last 24 hours from the rollups (newHostPartsSql).
    */
+  @GenerateSql()
   async withCounts(): Promise<string | Buffer> {
     return (await jsonPage(this.reads, platformsStatement(), Infinity)).json;
   }
 
   /** One platform with its counts (see withCounts) rendered as JSON; null when there is no such platform. */
+  @GenerateSql({ dto: PlatformDto, params: ['hackerone'] })
   withCountsOf(slug: string): Promise<string | null> {
     return jsonRow(this.reads, platformsStatement(slug));
   }
 
   /** A platform's root domains A→Z (domains_platform_idx) rendered as JSON, and how many it has (ListCounts). */
+  @GenerateSql({ dto: PlatformDomainDto, params: ['hackerone', 100, 0] })
   domainsPage(platform: string, limit: number, offset: number) {
     return this.counts.pageAndTotal(this.reads, platformDomainsStatements(platform, limit, offset), limit);
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError } from '../common/errors/app-error.js';
 import { RenderedJson } from '../common/rendered-json.js';
 import { PlatformsRepository } from './platforms.repository.js';
 
@@ -27,8 +27,8 @@ export class PlatformsService {
     return RenderedJson.envelope(page.json, { limit, offset, total: page.total });
   }
 
-  private unknown(slug: string): ApiError {
-    return new ApiError(
+  private unknown(slug: string): AppError {
+    return new AppError(
       'unknown_platform',
       `"${slug.slice(0, 64)}" is not a tracked platform; GET /platforms lists them`,
     );

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { RequireScope } from '../auth/auth.decorators.js';
 import { envelope } from '../common/envelope.js';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-responses.js';
 import { PlatformSlugPipe, RootDomainPipe } from '../common/validation/param.pipes.js';

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
-import { writing } from '../scans/scan-store.repository.js';
 import type { ExclusionKind, ExclusionPattern } from './exclusion-pattern.js';
+import { GenerateSql } from '../database/generate-sql.js';
+import { HostStore, type HostWriter } from '../hosts/store/host-store.js';
 
 export type ExclusionOrigin = 'manual' | 'import' | 'program';
 
@@ -34,53 +35,19 @@ const PROGRAM_COLUMNS = `p.id::text AS id, p.program, p.kind, p.pattern,
   ${isoSql('p.created_at')} AS created_at`;
 
 /**
- * Re-evaluates the hosts of some domains against their rules in one statement, inside the caller's transaction
- * (after writing()): a host some rule of its domain names is out of scope (host_intel.out_of_scope), any other in
- * scope. Each host that moves gets a scope_changed event with both sides; the others are left alone. Returns how
- * many moved.
- */
-export async function applyScopeRules(m: EntityManager, domainIds: number[]): Promise<number> {
-  if (domainIds.length === 0) return 0;
-  const [{ moved }] = await rows<{ moved: number }>(
-    m,
-    `WITH verdict AS (
-       SELECT h.id, h.domain_id,
-              EXISTS (SELECT 1 FROM scope_rules r WHERE r.domain_id = h.domain_id AND h.host ~ r.regex) AS out,
-              coalesce(k.out_of_scope, false) AS was_out
-         FROM hosts h LEFT JOIN host_intel k ON k.host_id = h.id
-        WHERE h.domain_id = ANY ($1::int[])
-     ), moved AS (
-       SELECT id, domain_id, out FROM verdict WHERE out <> was_out
-     ), kept AS (
-       INSERT INTO host_intel (host_id, out_of_scope) SELECT id, nullif(out, false) FROM moved
-       ON CONFLICT (host_id) DO UPDATE SET out_of_scope = excluded.out_of_scope
-       RETURNING 1
-     ), events AS (
-       INSERT INTO host_events (type, host_id, domain_id, before, after)
-       SELECT 'scope_changed', id, domain_id, jsonb_build_object('in_scope', out), jsonb_build_object('in_scope', NOT out)
-         FROM moved
-       RETURNING 1
-     )
-     SELECT (SELECT count(*) FROM kept)::int AS moved, (SELECT count(*) FROM events)::int AS events`,
-    [domainIds],
-  );
-  return moved;
-}
-
-/**
  * Brings the imported rules of the root domains a scope list names (`domains`, under their platform) to `wanted`,
  * inside the import's transaction: imported rules the list no longer makes go, new ones come (a pattern a manual
  * rule already has stays manual), and the hosts of the domains whose rules changed are re-evaluated, with those of
  * `joined`, domains that joined a program (and got its rules) in the same transaction.
  */
 export async function syncImportedRules(
-  m: EntityManager,
+  w: HostWriter,
   domains: { domain: string; platform: string }[],
   wanted: { domain: string; platform: string; kind: ExclusionKind; pattern: string; regex: string }[],
   joined: number[] = [],
 ): Promise<{ added: number; removed: number; moved: number }> {
   const removed = await rows<{ domain_id: number }>(
-    m,
+    w.manager,
     `DELETE FROM scope_rules r USING domains d, jsonb_to_recordset($1::jsonb) AS x(domain text, platform text)
       WHERE r.origin = 'import' AND d.id = r.domain_id AND d.domain = x.domain AND d.platform_slug = x.platform
         AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($2::jsonb) AS w(domain text, pattern text)
@@ -89,7 +56,7 @@ export async function syncImportedRules(
     [JSON.stringify(domains), JSON.stringify(wanted)],
   );
   const added = await rows<{ domain_id: number }>(
-    m,
+    w.manager,
     `INSERT INTO scope_rules (domain_id, kind, pattern, regex, origin)
      SELECT d.id, w.kind, w.pattern, w.regex, 'import'
        FROM jsonb_to_recordset($1::jsonb) AS w(domain text, platform text, kind text, pattern text, regex text)
@@ -99,14 +66,18 @@ export async function syncImportedRules(
     [JSON.stringify(wanted)],
   );
   const changed = [...new Set([...removed, ...added].map((r) => r.domain_id).concat(joined))];
-  return { added: added.length, removed: removed.length, moved: await applyScopeRules(m, changed) };
+  return { added: added.length, removed: removed.length, moved: await w.applyScope(changed) };
 }
 
 /** A domain's exclusion rules, and the changes to them, each with its re-evaluation of the domain's hosts. */
 @Injectable()
 export class ScopeRulesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly hosts: HostStore,
+  ) {}
 
+  @GenerateSql({ params: [1] })
   list(domainId: number): Promise<ExclusionRow[]> {
     return rows<ExclusionRow>(
       this.db,
@@ -119,9 +90,12 @@ export class ScopeRulesRepository {
    * Adds the rules not there yet (a pattern already there is kept as it is) and moves the hosts they name out of
    * scope, in one transaction. Returns every rule given, as kept, and how many hosts moved.
    */
+  @GenerateSql({
+    params: [1, [{ kind: 'wildcard', pattern: '*.staging.example.com', regex: '^[^.]+\\.staging\\.example\\.com$' }]],
+  })
   add(domainId: number, patterns: ExclusionPattern[]): Promise<{ rules: ExclusionRow[]; moved: number }> {
-    return this.db.transaction(async (m) => {
-      await writing(m);
+    return this.hosts.transaction(async (w) => {
+      const m = w.manager;
       await rows(
         m,
         `INSERT INTO scope_rules (domain_id, kind, pattern, regex)
@@ -135,7 +109,7 @@ export class ScopeRulesRepository {
           WHERE domain_id = $1 AND pattern = ANY($2::text[]) AND program_rule_id IS NULL ORDER BY created_at, id`,
         [domainId, patterns.map((p) => p.pattern)],
       );
-      return { rules, moved: await applyScopeRules(m, [domainId]) };
+      return { rules, moved: await w.applyScope([domainId]) };
     });
   }
 
@@ -144,9 +118,10 @@ export class ScopeRulesRepository {
    * any more back in scope, in one transaction. Returns the rules removed (none when nothing matched) and how many
    * hosts moved.
    */
+  @GenerateSql({ params: [1, ['*.staging.example.com']] })
   remove(domainId: number, idsOrPatterns: string[]): Promise<{ rules: ExclusionRow[]; moved: number }> {
-    return this.db.transaction(async (m) => {
-      await writing(m);
+    return this.hosts.transaction(async (w) => {
+      const m = w.manager;
       const rules = await rows<ExclusionRow>(
         m,
         `DELETE FROM scope_rules
@@ -154,11 +129,12 @@ export class ScopeRulesRepository {
          RETURNING ${COLUMNS}`,
         [domainId, idsOrPatterns],
       );
-      return { rules, moved: rules.length > 0 ? await applyScopeRules(m, [domainId]) : 0 };
+      return { rules, moved: rules.length > 0 ? await w.applyScope([domainId]) : 0 };
     });
   }
 
   /** How many tracked root domains of a platform belong to a program (named exactly). */
+  @GenerateSql({ params: ['hackerone', 'Example'] })
   async programDomains(platform: string, program: string): Promise<number> {
     const [{ n }] = await rows<{ n: number }>(
       this.db,
@@ -169,6 +145,10 @@ export class ScopeRulesRepository {
   }
 
   /** The rules of a platform's programs, or of one program (program not null). */
+  @GenerateSql(
+    { name: 'one program', params: ['hackerone', 'Example'] },
+    { name: 'every program', params: ['hackerone', null] },
+  )
   listProgram(platform: string, program: string | null): Promise<ProgramExclusionRow[]> {
     return rows<ProgramExclusionRow>(
       this.db,
@@ -182,13 +162,20 @@ export class ScopeRulesRepository {
    * Adds a program's rules not there yet, copies each new one to every root domain of the program, and moves the
    * hosts they name out of scope, in one transaction. Returns every rule given, as kept, and how many hosts moved.
    */
+  @GenerateSql({
+    params: [
+      'hackerone',
+      'Example',
+      [{ kind: 'host', pattern: 'legacy.example.com', regex: '^legacy\\.example\\.com$' }],
+    ],
+  })
   addProgram(
     platform: string,
     program: string,
     patterns: ExclusionPattern[],
   ): Promise<{ rules: ProgramExclusionRow[]; moved: number }> {
-    return this.db.transaction(async (m) => {
-      await writing(m);
+    return this.hosts.transaction(async (w) => {
+      const m = w.manager;
       const copied = await rows<{ domain_id: number }>(
         m,
         `WITH added AS (
@@ -211,7 +198,7 @@ export class ScopeRulesRepository {
         [platform, program, patterns.map((p) => p.pattern)],
       );
       const domainIds = [...new Set(copied.map((r) => r.domain_id))];
-      return { rules, moved: await applyScopeRules(m, domainIds) };
+      return { rules, moved: await w.applyScope(domainIds) };
     });
   }
 
@@ -219,13 +206,14 @@ export class ScopeRulesRepository {
    * Removes program rules of a platform by id or pattern (of one program, when program is not null) with their
    * copies, and brings the hosts no rule names any more back in scope, in one transaction.
    */
+  @GenerateSql({ params: ['hackerone', 'Example', ['legacy.example.com']] })
   removeProgram(
     platform: string,
     program: string | null,
     idsOrPatterns: string[],
   ): Promise<{ rules: ProgramExclusionRow[]; moved: number }> {
-    return this.db.transaction(async (m) => {
-      await writing(m);
+    return this.hosts.transaction(async (w) => {
+      const m = w.manager;
       const match = `p.platform_slug = $1 AND ($2::text IS NULL OR p.program = $2)
                      AND (p.id::text = ANY($3::text[]) OR p.pattern = ANY($3::text[]))`;
       const params = [platform, program, idsOrPatterns];
@@ -243,10 +231,7 @@ export class ScopeRulesRepository {
       await rows(m, `DELETE FROM program_scope_rules WHERE id = ANY($1::bigint[])`, [rules.map((r) => r.id)]);
       return {
         rules,
-        moved: await applyScopeRules(
-          m,
-          domains.map((d) => d.domain_id),
-        ),
+        moved: await w.applyScope(domains.map((d) => d.domain_id)),
       };
     });
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError, type ErrorCode } from '../common/errors/app-error.js';
 import { envelope } from '../common/envelope.js';
 import { DomainsService } from '../domains/domains.service.js';
 import { PlatformsService } from '../platforms/platforms.service.js';
@@ -7,7 +7,11 @@ import { type ExclusionPattern, parseExclusionPattern } from './exclusion-patter
 import { type ExclusionRow, type ProgramExclusionRow, ScopeRulesRepository } from './scope-rules.repository.js';
 
 /** A refused pattern, with the reason; the API answers it as invalid_body, the CLI prints it. */
-export class ExclusionPatternError extends Error {}
+export class ExclusionPatternError extends AppError {
+  constructor(message: string, code: ErrorCode = 'invalid_body') {
+    super(code, message);
+  }
+}
 
 /** Reads patterns, all or none: the first refused one names its reason. */
 export function parsePatterns(patterns: string[]): ExclusionPattern[] {
@@ -48,12 +52,8 @@ export class ScopeRulesService {
 
   /** POST: the rule, and how many hosts it moved out of scope; 201 when it is new. */
   async create(domain: string, pattern: string) {
-    try {
-      const { rules, moved } = await this.add(domain, [pattern]);
-      return envelope(rules[0], { hosts_moved: moved });
-    } catch (e) {
-      throw e instanceof ExclusionPatternError ? new ApiError('invalid_body', e.message) : e;
-    }
+    const { rules, moved } = await this.add(domain, [pattern]);
+    return envelope(rules[0], { hosts_moved: moved });
   }
 
   /**
@@ -65,7 +65,7 @@ export class ScopeRulesService {
     const { rules, moved } = await this.remove(domain, [id]);
     if (rules.length === 0) {
       const copy = (await this.list(domain)).find((r) => r.id === id && r.program_rule !== null);
-      throw ApiError.notFound(
+      throw AppError.notFound(
         copy
           ? `exclusion rule ${id} of ${domain} is its program's rule ${copy.program_rule}: remove that one`
           : `${domain} has no exclusion rule ${id}`,
@@ -88,7 +88,7 @@ export class ScopeRulesService {
     const parsed = parsePatterns(patterns);
     if ((await this.rules.programDomains(platform, program)) === 0) {
       await this.platforms.requirePlatform(platform);
-      throw ApiError.notFound(`no tracked root domain of ${platform} belongs to a program named "${program}"`);
+      throw AppError.notFound(`no tracked root domain of ${platform} belongs to a program named "${program}"`);
     }
     return this.rules.addProgram(platform, program, parsed);
   }
@@ -101,25 +101,21 @@ export class ScopeRulesService {
 
   /** POST: the program's rule, and how many hosts it moved out of scope. */
   async createProgram(platform: string, program: string, pattern: string) {
-    try {
-      const { rules, moved } = await this.addProgram(platform, program, [pattern]);
-      return envelope(rules[0], { hosts_moved: moved });
-    } catch (e) {
-      throw e instanceof ExclusionPatternError ? new ApiError('invalid_body', e.message) : e;
-    }
+    const { rules, moved } = await this.addProgram(platform, program, [pattern]);
+    return envelope(rules[0], { hosts_moved: moved });
   }
 
   /** DELETE: the program's rule removed with its copies; 404 when the platform has no such rule. */
   async deleteProgram(platform: string, id: string) {
     requireRuleId(id);
     const { rules, moved } = await this.removeProgram(platform, null, [id]);
-    if (rules.length === 0) throw ApiError.notFound(`${platform} has no program exclusion rule ${id}`);
+    if (rules.length === 0) throw AppError.notFound(`${platform} has no program exclusion rule ${id}`);
     return envelope(rules[0], { hosts_moved: moved });
   }
 }
 
 function requireRuleId(id: string): void {
-  if (!/^\d{1,18}$/.test(id)) throw new ApiError('invalid_id', 'id must be the id of an exclusion rule (digits)');
+  if (!/^\d{1,18}$/.test(id)) throw new AppError('invalid_id', 'id must be the id of an exclusion rule (digits)');
 }
 
 /** Ids and patterns to remove by: a pattern is removed as it was kept (wildcards and hosts lower-cased). */

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScope } from '../common/decorators/auth.decorators.js';
+import { RequireScope } from '../auth/auth.decorators.js';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-responses.js';
 import { StatsDto, TimeseriesMetaDto, TimeseriesPointDto, TopDomainDto, TopDomainsMetaDto } from './dto/stats.dto.js';
 import { TimeseriesQuery, TopDomainsQuery } from './dto/stats.query.js';

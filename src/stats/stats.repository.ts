@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { domainNewPartsSql, isoSql, newHostPartsSql, ReplicaReads, rows, type Statement } from '../database/sql.js';
-import type { NewCountsDto, StatsTotalsDto, TimeseriesPointDto, TopDomainDto } from './dto/stats.dto.js';
+import { isoSql, rows, type Statement } from '../database/sql.js';
+import { domainNewPartsSql, newHostPartsSql } from '../database/new-host-counts.js';
+import { ReplicaReads } from '../database/replicas.js';
 import type { Bucket } from './dto/stats.query.js';
+import { GenerateSql } from '../database/generate-sql.js';
+import { NewCountsDto, StatsTotalsDto, TimeseriesPointDto, TopDomainDto } from './dto/stats.dto.js';
 
 const WINDOWS = [
   ['last_hour', '1 hour'],
@@ -23,34 +26,43 @@ export class StatsRepository {
   }
 
   /** Totals from the domains' live counters: no count over hosts. */
+  @GenerateSql()
   async totals(): Promise<StatsTotalsDto> {
     const [row] = await rows<StatsTotalsDto>(this.db, statsTotalsStatement().sql);
     return row;
   }
 
   /** New-host counts for the standard windows (see newCountsStatement). */
+  @GenerateSql()
   async newCounts(): Promise<NewCountsDto> {
     const [row] = await rows<NewCountsDto>(this.db, newCountsStatement().sql);
     return row;
   }
 
+  @GenerateSql({ dto: TopDomainDto, params: ['2026-01-01T00:00:00.000000Z', 10] })
   topDomains(since: string, limit: number): Promise<TopDomainDto[]> {
     const { sql, params } = topDomainsStatement(since, limit);
     return rows<TopDomainDto>(this.db, sql, params);
   }
 
+  @GenerateSql(
+    { name: 'hours', dto: TimeseriesPointDto, params: ['hour', '2026-01-01T00:00:00.000000Z'] },
+    { name: 'days', dto: TimeseriesPointDto, params: ['day', '2026-01-01T00:00:00.000000Z'] },
+  )
   timeseries(bucket: Bucket, since: string): Promise<TimeseriesPointDto[]> {
     const { sql, params } = timeseriesStatement(bucket, since);
     return rows<TimeseriesPointDto>(this.db, sql, params);
   }
 
   /** New hosts per UTC day of each platform over the last `days` days, today included (see platformDaysStatement). */
+  @GenerateSql({ params: [30] })
   platformDays(days: number): Promise<DayCount[]> {
     const { sql, params } = platformDaysStatement(days);
     return rows<DayCount>(this.db, sql, params);
   }
 
   /** New hosts per UTC day under one domain over the last `days` days, today included, empty days as 0. */
+  @GenerateSql({ params: [1, 30] })
   domainDays(domainId: number, days: number): Promise<DayCount[]> {
     const { sql, params } = domainDaysStatement(domainId, days);
     return rows<DayCount>(this.db, sql, params);

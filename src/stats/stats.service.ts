@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError } from '../common/errors/app-error.js';
 import { windowStart } from '../common/validation/window.js';
 import { RenderedJson } from '../common/rendered-json.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
@@ -37,7 +37,7 @@ export class StatsService {
     const since = windowStart(query);
     const buckets = (Date.now() - Date.parse(since)) / 3_600_000 / BUCKET_HOURS[query.bucket];
     if (buckets > MAX_BUCKETS) {
-      throw ApiError.invalidQuery(
+      throw AppError.invalidQuery(
         `the window holds more than ${MAX_BUCKETS} ${query.bucket} buckets; use a larger bucket or a later since`,
       );
     }

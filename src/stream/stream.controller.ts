@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentKey, RequireScope } from '../common/decorators/auth.decorators.js';
+import { CurrentKey, RequireScope } from '../auth/auth.decorators.js';
 import { ApiErrors } from '../common/openapi/api-responses.js';
 import type { AuthenticatedKey } from '../auth/api-keys.service.js';
 import { StreamQuery } from './dto/stream.query.js';

@@ -1,25 +1,15 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains/domains.module.js';
-import { EventsRepository } from '../events/events.repository.js';
-import { NewHostSignal } from './new-host-signal.js';
+import { EventsModule } from '../events/events.module.js';
 import { StreamController } from './stream.controller.js';
 import { StreamRepository } from './stream.repository.js';
 import { StreamService } from './stream.service.js';
 
-/** The signal is global: scans publish it wherever they run, streams listen where the API runs. */
-@Global()
+/** GET /subdomains/stream: server-sent events over the hosts keyset or the change feed. */
 @Module({
-  providers: [NewHostSignal],
-  exports: [NewHostSignal],
-})
-export class NewHostSignalModule {}
-
-@Module({
-  imports: [DomainsModule],
+  imports: [DomainsModule, EventsModule],
   controllers: [StreamController],
-  // The change feed's repository lives here too: a stream with `types` reads it, and GET /events and
-  // GET /hosts/{host} reach it through this module.
-  providers: [StreamRepository, StreamService, EventsRepository],
-  exports: [StreamRepository, StreamService, EventsRepository],
+  providers: [StreamRepository, StreamService],
+  exports: [StreamService],
 })
 export class StreamModule {}

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error.js';
+import { AppError } from '../common/errors/app-error.js';
 import { HttpDrain } from '../common/http/http-drain.js';
 import { Rerun } from '../common/rerun.js';
 import { Environment } from '../config/environment.js';
@@ -11,8 +11,9 @@ import { EventsRepository } from '../events/events.repository.js';
 import type { EventType } from '../events/dto/events.query.js';
 import { toEventDto } from '../events/dto/event.dto.js';
 import { formatEventId as formatChangeId, parseEventId as parseChangeId } from '../events/dto/events.query.js';
-import { NewHostSignal, type NewHostsSignal } from './new-host-signal.js';
-import { type Horizon, type StreamFilter, type StreamHost, StreamRepository } from './stream.repository.js';
+import { NewHostSignal, type NewHostsSignal } from '../events/new-host-signal.js';
+import { type Horizon, HorizonRepository } from '../events/horizon.repository.js';
+import { type StreamFilter, type StreamHost, StreamRepository } from './stream.repository.js';
 
 /** Hosts read per statement; a stream behind by more reads again at once. */
 const BATCH = 500;
@@ -50,9 +51,9 @@ interface StreamFeed {
 }
 
 /** The hosts keyset: one `event: host` per host recorded (the stream without `types`). */
-function hostFeed(repository: StreamRepository, filter: StreamFilter): StreamFeed {
+function hostFeed(horizon: HorizonRepository, repository: StreamRepository, filter: StreamFilter): StreamFeed {
   return {
-    horizon: () => repository.horizon(),
+    horizon: () => horizon.horizon(),
     async read(after, before, limit) {
       const hosts = await repository.after(parseEventId(after)!, before, filter, limit);
       return hosts.map((h) => ({ id: formatEventId({ ts: h.first_seen_at, id: h.id }), frame: hostEvent(h) }));
@@ -62,13 +63,13 @@ function hostFeed(repository: StreamRepository, filter: StreamFilter): StreamFee
 
 /** The change feed of GET /events (the stream with `types`): one event per change, named by its type. */
 function changeFeed(
-  repository: StreamRepository,
+  horizon: HorizonRepository,
   events: EventsRepository,
   filter: StreamFilter,
   types: readonly EventType[],
 ): StreamFeed {
   return {
-    horizon: () => repository.horizon(),
+    horizon: () => horizon.horizon(),
     async read(after, before, limit) {
       const changes = await events.after(parseChangeId(after), before, { ...filter, types }, limit);
       return changes.map((row) => {
@@ -100,6 +101,7 @@ export class StreamService implements OnModuleDestroy {
   constructor(
     private readonly env: Environment,
     private readonly repository: StreamRepository,
+    private readonly horizons: HorizonRepository,
     private readonly events: EventsRepository,
     private readonly signal: NewHostSignal,
     private readonly domains: DomainsService,
@@ -110,7 +112,7 @@ export class StreamService implements OnModuleDestroy {
    * nothing recorded meanwhile missed (a page that lists the newest hosts and opens the stream after).
    */
   async hostsTail(): Promise<string> {
-    const { ts } = await this.repository.horizon();
+    const { ts } = await this.horizons.horizon();
     return formatEventId({ ts, id: '0' });
   }
 
@@ -122,9 +124,9 @@ export class StreamService implements OnModuleDestroy {
     if (!valid) {
       const name = lastEventId?.trim() ? 'Last-Event-ID' : 'last_event_id';
       const shape = changes ? 'an id of GET /events' : '<first_seen_at>_<id>';
-      throw ApiError.invalidQuery(`${name} must be an event id of this stream (${shape})`);
+      throw AppError.invalidQuery(`${name} must be an event id of this stream (${shape})`);
     }
-    if (query.domain && query.platform) throw ApiError.invalidQuery('give domain or platform, not both');
+    if (query.domain && query.platform) throw AppError.invalidQuery('give domain or platform, not both');
     if (this.sessions.size + this.opening >= this.env.STREAM_MAX_CLIENTS) {
       throw busy('This process serves as many streams as it may; retry shortly');
     }
@@ -142,11 +144,11 @@ export class StreamService implements OnModuleDestroy {
         domainId: query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined,
       };
       const feed = changes
-        ? changeFeed(this.repository, this.events, filter, [...new Set(query.types)])
-        : hostFeed(this.repository, filter);
+        ? changeFeed(this.horizons, this.events, filter, [...new Set(query.types)])
+        : hostFeed(this.horizons, this.repository, filter);
       const tail = async () => {
         if (!changes) return this.hostsTail();
-        const { ts } = await this.repository.horizon();
+        const { ts } = await this.horizons.horizon();
         return formatChangeId({ ts, rank: 0, id: '0' });
       };
       const start = resume ?? (await tail());
@@ -193,8 +195,8 @@ export class StreamService implements OnModuleDestroy {
 }
 
 /** The answer when no place is free: 503 in the contract's shape, with when to try again. */
-function busy(message: string): ApiError {
-  return new ApiError('service_unavailable', message, { 'retry-after': String(BUSY_RETRY_SECONDS) });
+function busy(message: string): AppError {
+  return new AppError('service_unavailable', message, { retryAfterSeconds: BUSY_RETRY_SECONDS });
 }
 
 class StreamSession {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { UserEntity } from './user.entity.js';
+import { UserEntity } from './entities/user.entity.js';
 import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
 

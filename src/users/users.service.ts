@@ -2,11 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { isEmail } from 'class-validator';
 import { CONTROL_CHARACTERS_PROBLEM, hasControlCharacters } from '../common/validation/control-characters.js';
 import { hashPassword, passwordProblem } from './password.js';
-import type { UserEntity } from './user.entity.js';
+import type { UserEntity } from './entities/user.entity.js';
 import { type UserRow, UsersRepository } from './users.repository.js';
+import { AppError, type ErrorCode } from '../common/errors/app-error.js';
 
 /** An operator's mistake with users: said in one line, nothing written. */
-export class UserError extends Error {}
+export class UserError extends AppError {
+  constructor(message: string, code: ErrorCode = 'invalid_body') {
+    super(code, message);
+  }
+}
 
 /** Users as the operator manages them from the CLI. */
 @Injectable()
@@ -37,7 +42,7 @@ export class UsersService {
 
   async require(emailInput: string): Promise<UserEntity> {
     const user = await this.users.findByEmail(UsersService.normaliseEmail(emailInput));
-    if (!user) throw new UserError(`no user with the email ${emailInput}`);
+    if (!user) throw new UserError(`no user with the email ${emailInput}`, 'not_found');
     return user;
   }
 

@@ -187,7 +187,7 @@ describe('GET /openapi.json', () => {
 });
 
 describe('GET /openapi.json with PUBLIC_URL', () => {
-  it('names its servers under PUBLIC_URL, as the README says', async () => {
+  it('names its servers under PUBLIC_URL, as the configuration docs say', async () => {
     const t = await startTestApp({ PUBLIC_URL: 'https://monitor.example.com/tools/' });
     try {
       const doc = (await t.get('/openapi.json')).body;

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import { DomainEntity } from '../../src/domains/domain.entity.js';
-import { ScanEntity } from '../../src/scans/scan.entity.js';
+import { DomainEntity } from '../../src/domains/entities/domain.entity.js';
+import { ScanEntity } from '../../src/discovery/entities/scan.entity.js';
 import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
 import { hoursAgo, seedDomain, seedScan } from '../fixtures/data.js';
 import { type TestApp, bearer, startTestApp } from '../fixtures/test-app.js';

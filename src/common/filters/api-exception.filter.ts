@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
-import { toApiError } from '../errors/to-api-error.js';
+import { AppError } from '../errors/app-error.js';
+import { toAppError } from '../errors/to-app-error.js';
 import { NotModified, notModified } from '../http/conditional-get.js';
 import { RouteIndex } from '../http/route-index.js';
 import { sendError } from '../http/send-error.js';
@@ -20,8 +20,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       void reply.send('');
       return;
     }
-    // Nest answers an unmatched route with its NotFoundException; our own code throws ApiError instead.
-    const error = exception instanceof NotFoundException ? this.unmatched(request) : toApiError(exception, request.id);
+    // Nest answers an unmatched route with its NotFoundException; our own code throws AppError instead.
+    const error = exception instanceof NotFoundException ? this.unmatched(request) : toAppError(exception, request.id);
     if (reply.sent || reply.raw.headersSent) {
       // A streamed body already started: end it so the client sees a truncated response, not a hang.
       reply.raw.destroy();
@@ -30,18 +30,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
     sendError(request, reply, error);
   }
 
-  private unmatched(request: FastifyRequest): ApiError {
+  private unmatched(request: FastifyRequest): AppError {
     const path = request.url.split('?')[0];
     const allowed = this.routes.allowedMethods(request.url);
     if (allowed.length > 0) {
-      return new ApiError(
+      return new AppError(
         'method_not_allowed',
         `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
-        {
-          allow: allowed.join(', '),
-        },
+        { allow: allowed },
       );
     }
-    return ApiError.notFound(`No endpoint ${request.method} ${path}`);
+    return AppError.notFound(`No endpoint ${request.method} ${path}`);
   }
 }

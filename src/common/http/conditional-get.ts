@@ -14,10 +14,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { type Observable, defer, lastValueFrom, map } from 'rxjs';
 import { Environment } from '../../config/environment.js';
-import { DataVersion } from '../../database/data-version.js';
 import { RenderedJson } from '../rendered-json.js';
 import { API_PREFIX } from './route-index.js';
 import { RouteMetadata } from './route-metadata.js';
+
+/**
+ * What conditional GETs need of the data version: the number reads answer for, and a call when it moves. The
+ * database wing provides it (DataVersion); common code knows only this shape.
+ */
+export abstract class VersionSource {
+  abstract forReads(): number | null;
+  abstract onMove(listener: () => void): () => void;
+}
 
 /** Every JSON and txt answer of a GET may be kept, by the caller alone, and must be checked before each use. */
 export const CACHE_CONTROL = 'private, no-cache';
@@ -90,7 +98,7 @@ export class ResponseCache {
   /** Aggregates being computed now, by key (see aggregate). */
   private readonly computing = new Map<string, Promise<KeptBody | undefined>>();
 
-  constructor(env: Environment, version: DataVersion) {
+  constructor(env: Environment, version: VersionSource) {
     const budget = env.RESPONSE_CACHE_MB * 2 ** 20;
     this.etags =
       budget > 0
@@ -183,7 +191,7 @@ interface RouteConditions {
 /**
  * Conditional GETs of the API, as the guard that runs after AuthGuard (AppModule registers the two in that order):
  * a guard, not an interceptor, so that a request whose answer is not kept pays for no Observable around its route.
- * The answer is known for a key made of the data version reads answer for (DataVersion.forReads: with read
+ * The answer is known for a key made of the data version reads answer for (VersionSource.forReads: with read
  * replicas, the one they are known to hold), the minute (so that windows in hours stay exact to the minute), the
  * API key and the URL. When If-None-Match names the ETag kept for that key, it throws NotModified (a 304) and the
  * route's SQL never runs. An aggregate's body is kept by CachedAggregate's interceptor under the version, minute
@@ -197,7 +205,7 @@ export class ConditionalGetGuard implements CanActivate {
   }));
 
   constructor(
-    private readonly version: DataVersion,
+    private readonly version: VersionSource,
     private readonly cache: ResponseCache,
     private readonly reflector: Reflector,
   ) {}

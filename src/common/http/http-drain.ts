@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
+import { AppError } from '../errors/app-error.js';
 import { sendError } from './send-error.js';
 
 /**
@@ -36,7 +36,7 @@ export class HttpDrain {
     fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       if (!drain.draining) return done();
       void reply.header('connection', 'close');
-      sendError(request, reply, new ApiError('service_unavailable', 'The service is shutting down; retry shortly'));
+      sendError(request, reply, new AppError('service_unavailable', 'The service is shutting down; retry shortly'));
     });
     return drain;
   }

@@ -1,6 +1,7 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { ERROR_CODES, type ErrorCode, statusOf } from '../errors/api-error.js';
+import { ERROR_CODES, type ErrorCode } from '../errors/app-error.js';
+import { statusOf } from '../http/http-status.js';
 
 export class ErrorDetailDto {
   @ApiProperty({

@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, Injectable, ValidationPipe, type ValidationError } from '@nestjs/common';
-import { ApiError, type ErrorCode } from '../errors/api-error.js';
+import { AppError, type ErrorCode } from '../errors/app-error.js';
 
 /** Constraint names whose failure has a code of its own instead of the generic invalid_query/invalid_body. */
 const SPECIFIC_CODES: Record<string, ErrorCode> = { isRootDomain: 'invalid_domain' };
@@ -44,7 +44,7 @@ export class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const isDto = typeof metadata.metatype === 'function' && metadata.metatype !== Object;
     if (metadata.type === 'body' && isDto && (value === null || typeof value !== 'object' || Array.isArray(value))) {
-      throw new ApiError('invalid_body', 'Request body must be a JSON object');
+      throw new AppError('invalid_body', 'Request body must be a JSON object');
     }
     try {
       return await super.transform(value, metadata);
@@ -53,7 +53,7 @@ export class ApiValidationPipe extends ValidationPipe {
       const failure = firstFailure(e.errors);
       const generic: ErrorCode = metadata.type === 'body' ? 'invalid_body' : 'invalid_query';
       const code = (failure && SPECIFIC_CODES[failure.constraint]) ?? generic;
-      throw new ApiError(code, failure?.message ?? `Invalid ${metadata.type}`);
+      throw new AppError(code, failure?.message ?? `Invalid ${metadata.type}`);
     }
   }
 }

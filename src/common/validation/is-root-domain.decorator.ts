@@ -1,5 +1,5 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
-import { rootDomainProblem } from '../../domains/root-domain.js';
+import { rootDomainProblem } from './root-domain.js';
 
 /** A bare lowercase root domain; failures are answered with 400 invalid_domain. */
 export function IsRootDomain(options?: ValidationOptions): PropertyDecorator {

@@ -1,6 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import { rootDomainProblem } from '../../domains/root-domain.js';
-import { ApiError } from '../errors/api-error.js';
+import { rootDomainProblem } from './root-domain.js';
+import { AppError } from '../errors/app-error.js';
 
 /** A UUID in its text form, any case. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -10,7 +10,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export class RootDomainPipe implements PipeTransform<string, string> {
   transform(value: string): string {
     const problem = rootDomainProblem(value);
-    if (problem) throw new ApiError('invalid_domain', `domain ${problem}`);
+    if (problem) throw new AppError('invalid_domain', `domain ${problem}`);
     return value;
   }
 }
@@ -26,7 +26,7 @@ export class HostNamePipe implements PipeTransform<string, string> {
   transform(value: string): string {
     const labels = value.split('.');
     if (value.length > 253 || labels.length < 2 || !labels.every((l) => HOST_LABEL.test(l))) {
-      throw new ApiError('invalid_domain', 'host must be a host name in lower case, such as api.example.com');
+      throw new AppError('invalid_domain', 'host must be a host name in lower case, such as api.example.com');
     }
     return value;
   }
@@ -37,7 +37,7 @@ export class HostNamePipe implements PipeTransform<string, string> {
 export class PlatformSlugPipe implements PipeTransform<string, string> {
   transform(value: string): string {
     if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(value)) {
-      throw new ApiError('unknown_platform', 'Not a tracked platform; GET /platforms lists them');
+      throw new AppError('unknown_platform', 'Not a tracked platform; GET /platforms lists them');
     }
     return value;
   }
@@ -47,7 +47,7 @@ export class PlatformSlugPipe implements PipeTransform<string, string> {
 @Injectable()
 export class UuidPipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    if (!UUID.test(value)) throw new ApiError('invalid_id', 'id must be a UUID');
+    if (!UUID.test(value)) throw new AppError('invalid_id', 'id must be a UUID');
     return value.toLowerCase();
   }
 }

@@ -6,7 +6,7 @@ import {
   ScopeChangeDto,
   TakeoverDto,
   WildcardZoneDto,
-} from '../../intel/dto/dns.dto.js';
+} from '../../hosts/model/knowledge.dto.js';
 import type { EventRow } from '../events.repository.js';
 import { EVENT_TYPES, type EventType, formatEventId } from './events.query.js';
 

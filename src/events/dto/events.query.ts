@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { EnumListParam, LimitParam, normalizeTimestamp } from '../../common/validation/query-params.js';
-import { HostScopeQuery } from '../../common/validation/host-scope.query.js';
+import { HostScopeQuery } from '../../hosts/model/host-scope.query.js';
 
-/** The change types the service records, in the order the README explains them. */
+/** The change types the service records, in the order docs/guide/host-knowledge.md explains them. */
 export const EVENT_TYPES = [
   'host_new',
   'host_gone',

@@ -4,15 +4,13 @@ import { IsRootDomain } from '../../common/validation/is-root-domain.decorator.j
 import { EnumListParam, EnumParam, TextParam } from '../../common/validation/query-params.js';
 import { WindowQuery } from '../../common/validation/window.js';
 import { PLATFORM_SLUGS } from '../../platforms/platform-slugs.js';
-import { SCOPE_MODES, type ScopeMode } from '../../intel/knowledge-filter.js';
+import { HOST_FIELDS, type HostField } from '../../hosts/model/host-fields.js';
+import { SCOPE_MODES, type ScopeMode } from '../../hosts/model/knowledge-filter.js';
 
 export const EXPORT_SCOPES = ['all', 'new', 'inactive'] as const;
 export type ExportScope = (typeof EXPORT_SCOPES)[number];
 export const EXPORT_FORMATS = ['txt', 'csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-/** Extra columns of what is known of each host, after the default ones. */
-export const EXPORT_FIELDS = ['ips', 'cname', 'status', 'title'] as const;
-export type ExportField = (typeof EXPORT_FIELDS)[number];
 
 export class ExportQuery extends WindowQuery {
   @ApiPropertyOptional({ description: 'Export one tracked root domain (not with platform)', example: 'example.com' })
@@ -45,13 +43,13 @@ export class ExportQuery extends WindowQuery {
   format: ExportFormat = 'txt';
 
   @EnumListParam(
-    EXPORT_FIELDS,
-    `Extra columns after the default ones, a comma list of ${EXPORT_FIELDS.join(', ')}: the addresses (A and ` +
+    HOST_FIELDS,
+    `Extra columns after the default ones, a comma list of ${HOST_FIELDS.join(', ')}: the addresses (A and ` +
       'AAAA) and the CNAME chain of the last DNS answer, the status and title of the last HTTP probe. txt: tab-' +
       'separated after the host; csv: extra columns (addresses and chain space-separated, the title quoted); ' +
       'json: extra keys in the order asked (arrays, a number, a string). Where nothing is known: empty in txt and ' +
       'csv; in json an empty array, or null.',
     'ips,status,title',
   )
-  fields?: ExportField[];
+  fields?: HostField[];
 }

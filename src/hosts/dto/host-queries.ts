@@ -10,9 +10,9 @@ import {
   TimestampParam,
 } from '../../common/validation/query-params.js';
 import { WindowQuery } from '../../common/validation/window.js';
-import { FeedKnowledgeQuery, KnowledgeFilterQuery, ScopeParam } from '../../intel/dto/knowledge-filter.query.js';
-import type { ScopeMode } from '../../intel/knowledge-filter.js';
-import { EXPORT_FIELDS, type ExportField } from '../../export/dto/export.query.js';
+import { FeedKnowledgeQuery, KnowledgeFilterQuery, ScopeParam } from '../model/knowledge-filter.query.js';
+import type { ScopeMode } from '../model/knowledge-filter.js';
+import { HOST_FIELDS, type HostField } from '../model/host-fields.js';
 
 export const HOST_FILTERS = ['all', 'new', 'active', 'inactive'] as const;
 export type HostFilter = (typeof HOST_FILTERS)[number];
@@ -100,14 +100,14 @@ export class PlatformHostsQuery {
   format: (typeof FEED_FORMATS)[number] = 'json';
 
   @EnumListParam(
-    EXPORT_FIELDS,
-    `What is known of each host, a comma list of ${EXPORT_FIELDS.join(', ')}, as in GET /export: the addresses (A ` +
+    HOST_FIELDS,
+    `What is known of each host, a comma list of ${HOST_FIELDS.join(', ')}, as in GET /export: the addresses (A ` +
       'and AAAA) and the CNAME chain of the last DNS answer, the status and title of the last HTTP probe. json: ' +
       'extra keys of each row (arrays, a number, a string; empty arrays or null where nothing is known); txt: ' +
       'tab-separated after the host (addresses and chain space-separated, empty where nothing is known).',
     'ips,status,title',
   )
-  fields?: ExportField[];
+  fields?: HostField[];
 }
 
 export class PlatformNewHostsQuery extends FeedQuery {

@@ -1,6 +1,6 @@
-import { HOST_SOURCES, type HostSource } from '../host-sources.js';
+import { HOST_SOURCES, type HostSource } from '../model/host-sources.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { HostDnsDto, HttpProbeDto, TakeoverDto } from '../../intel/dto/dns.dto.js';
+import { HostDnsDto, HttpProbeDto, TakeoverDto } from '../model/knowledge.dto.js';
 import { HostEventDto } from '../../events/dto/event.dto.js';
 
 /** How many of a host's changes GET /hosts/{host} shows. */

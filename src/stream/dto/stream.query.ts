@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '../../events/dto/events.query.js';
 import { EnumListParam, normalizeTimestamp } from '../../common/validation/query-params.js';
-import { HostScopeQuery } from '../../common/validation/host-scope.query.js';
+import { HostScopeQuery } from '../../hosts/model/host-scope.query.js';
 
 /** An event id: the host's first_seen_at (UTC, six fraction digits, as the feeds give it) and its id. */
 export const EVENT_ID = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:(\d{2})\.\d{6}Z)_(\d{1,18})$/;

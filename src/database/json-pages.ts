@@ -1,0 +1,106 @@
+import { type Queryable, rowsLike, type Statement } from './sql.js';
+
+/**
+ * The one row a statement gives, rendered as a JSON object by PostgreSQL (see jsonPage); null when it gives none.
+ */
+export async function jsonRow(db: Queryable, statement: Statement): Promise<string | null> {
+  const [row] = await rowsLike<{ json: string }>(
+    db,
+    `SELECT row_to_json(r)::text AS json FROM (${statement.sql}) r`,
+    statement,
+  );
+  return row?.json ?? null;
+}
+
+/** Whether a statement's parameters are the first of another's, so that one statement can hold both texts. */
+const paramsLead = (lead: Statement, of: Statement) => lead.params.every((value, i) => of.params[i] === value);
+
+/**
+ * A page rendered by PostgreSQL (jsonPage) and the count of all that match, in one statement (one round trip)
+ * when the count's parameters are the first of the page's, as pageWithCount writes them; else side by side.
+ */
+export async function jsonPageAndTotal(
+  db: Queryable,
+  { page, count }: { page: Statement; count: Statement },
+  take: number,
+): Promise<{ json: string | Buffer; total: number }> {
+  if (paramsLead(count, page)) {
+    const [row] = await rowsLike<{ lines: string | null; total: number }>(
+      db,
+      `SELECT (${jsonLinesSql(page.sql)}) AS lines, (${count.sql}) AS total`,
+      { ...page, prepare: page.prepare && count.prepare },
+    );
+    return { json: pageOfLines<unknown>(row?.lines ?? null, take).json, total: row?.total ?? 0 };
+  }
+  const [found, [counted]] = await Promise.all([
+    jsonPage(db, page, take),
+    rowsLike<{ total: number }>(db, count.sql, count),
+  ]);
+  return { json: found.json, total: counted?.total ?? 0 };
+}
+
+export interface JsonPage<L> {
+  /** The first `take` rows as a compact JSON array, written by PostgreSQL; in bytes when large (pageOfLines). */
+  json: string | Buffer;
+  /** How many rows the statement gave (a statement that asks for take + 1 tells whether more follow). */
+  found: number;
+  /** How many rows the array holds. */
+  count: number;
+  /** The last row in the array, decoded when read (for cursors); null when it is empty. */
+  readonly last: L | null;
+}
+
+/**
+ * Runs a row statement and lets PostgreSQL render its rows as the JSON array of a response body: Node receives
+ * one string, each row's JSON on a line of its own (JSON text never holds a raw line break), and cuts it after
+ * `take` rows, instead of decoding every row and serialising it again. The rows keep the statement's order (an
+ * aggregate over an ordered subquery, as PostgreSQL documents for string_agg).
+ */
+export async function jsonPage<L>(db: Queryable, statement: Statement, take: number): Promise<JsonPage<L>> {
+  const [row] = await rowsLike<{ lines: string | null }>(db, jsonLinesSql(statement.sql), statement);
+  return pageOfLines<L>(row?.lines ?? null, take);
+}
+
+/** A row statement's rows as one text, each row's JSON on a line of its own, in the statement's order. */
+const jsonLinesSql = (sql: string) => `SELECT string_agg(row_to_json(r)::text, E'\\n') AS lines FROM (${sql}) r`;
+
+/** Pages of more characters than this are made bytes (see RenderedJson): 1,000 domains are some 220,000. */
+const LARGE_PAGE = 100_000;
+const [OPEN, COMMA, CLOSE, LINE_BREAK] = ['[', ',', ']', '\n'].map((c) => c.charCodeAt(0));
+
+/**
+ * The first `take` of the rows jsonLinesSql gave, as a JSON array (see jsonPage). A large page's text is encoded
+ * once into the array's bytes, each line break between rows made a comma there (UTF-8 never holds the byte of a
+ * line break inside another character), and no other string of its size is built.
+ */
+function pageOfLines<L>(lines: string | null, take: number): JsonPage<L> {
+  if (!lines) return { json: '[]', found: 0, count: 0, last: null };
+  let found = 1;
+  let end = lines.length;
+  let lastStart = 0;
+  for (let at = lines.indexOf('\n'); at !== -1; at = lines.indexOf('\n', at + 1)) {
+    if (found === take) end = at;
+    if (found < take) lastStart = at + 1;
+    found++;
+  }
+  const kept = lines.slice(0, end);
+  return {
+    json: kept.length > LARGE_PAGE ? arrayBytes(kept) : `[${kept.replaceAll('\n', ',')}]`,
+    found,
+    count: Math.min(found, take),
+    // Decoded only for a caller that makes a cursor of it.
+    get last() {
+      return JSON.parse(kept.slice(lastStart)) as L;
+    },
+  };
+}
+
+/** Lines of JSON as the bytes of one JSON array (see pageOfLines). */
+function arrayBytes(lines: string): Buffer {
+  const json = Buffer.allocUnsafe(Buffer.byteLength(lines) + 2);
+  json[0] = OPEN;
+  const written = json.write(lines, 1);
+  json[written + 1] = CLOSE;
+  for (let at = json.indexOf(LINE_BREAK, 1); at !== -1; at = json.indexOf(LINE_BREAK, at + 1)) json[at] = COMMA;
+  return json;
+}

@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { affected, rows } from '../database/sql.js';
+import { ACTIVE_SCAN_COLUMNS, type ActiveScan } from './scan-store.repository.js';
+import { GenerateSql } from '../database/generate-sql.js';
+
+/** After this many take-ups of a scan whose worker died, the scan ends in error instead. */
+export const MAX_ATTEMPTS = 3;
+
+/**
+ * How workers share the scans through the database alone: claims take rows with FOR UPDATE SKIP LOCKED, so
+ * any number of processes never take the same domain or scan twice, and a lease with a heartbeat tells a
+ * live worker's scan from one whose worker died.
+ */
+@Injectable()
+export class ScanClaimsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Running scans waiting for their next slice, or whose worker died (lease expired) (scans_claimable_idx). */
+  @GenerateSql({ params: ['host:1', 4, 300] })
+  claimRunning(workerId: string, limit: number, leaseSeconds: number): Promise<ActiveScan[]> {
+    if (limit <= 0) return Promise.resolve([]);
+    return rows<ActiveScan>(
+      this.db,
+      `WITH c AS (
+         SELECT id FROM scans
+          WHERE status = 'running' AND (lease_until IS NULL OR lease_until < now()) AND attempts < $4
+          ORDER BY started_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), taken AS (
+         UPDATE scans s SET lease_until = now() + make_interval(secs => $3), worker_id = $1,
+                attempts = s.attempts + CASE WHEN s.lease_until IS NULL THEN 0 ELSE 1 END
+           FROM c WHERE s.id = c.id
+         RETURNING s.*
+       )
+       SELECT ${ACTIVE_SCAN_COLUMNS} FROM taken s JOIN domains d ON d.id = s.domain_id`,
+      [workerId, limit, leaseSeconds, MAX_ATTEMPTS],
+    );
+  }
+
+  /**
+   * Starts scans of queued domains first, then of enabled domains that are due (domains_queued_idx,
+   * domains_due_idx), each claimed with its next due time moved on, in one statement. The unique index on
+   * running scans per domain stops a second scan of a domain whatever else happens.
+   */
+  @GenerateSql({ params: ['host:1', 4, 300, 24] })
+  startDue(workerId: string, limit: number, leaseSeconds: number, intervalHours: number): Promise<ActiveScan[]> {
+    if (limit <= 0) return Promise.resolve([]);
+    return rows<ActiveScan>(
+      this.db,
+      `WITH picked AS (
+         SELECT d.id, d.queued_at IS NOT NULL AS queued FROM domains d
+          WHERE (d.queued_at IS NOT NULL OR (d.enabled AND d.next_scan_at <= now()))
+            AND NOT EXISTS (SELECT 1 FROM scans s WHERE s.domain_id = d.id AND s.status = 'running')
+          ORDER BY d.queued_at NULLS LAST, d.next_scan_at
+          LIMIT $2 FOR UPDATE OF d SKIP LOCKED
+       ), moved AS (
+         UPDATE domains d SET queued_at = NULL, next_scan_at = now() + make_interval(hours => $4)
+           FROM picked p WHERE d.id = p.id RETURNING d.id
+       ), started AS (
+         INSERT INTO scans (domain_id, trigger, status, lease_until, worker_id)
+         SELECT p.id, CASE WHEN p.queued THEN 'api' ELSE 'cron' END, 'running', now() + make_interval(secs => $3), $1
+           FROM picked p JOIN moved m ON m.id = p.id
+         ON CONFLICT (domain_id) WHERE status = 'running' DO NOTHING
+         RETURNING *
+       )
+       SELECT ${ACTIVE_SCAN_COLUMNS} FROM started s JOIN domains d ON d.id = s.domain_id`,
+      [workerId, limit, leaseSeconds, intervalHours],
+    );
+  }
+
+  /** Starts a scan an operator asked for (trigger cli); null when the domain already has one running. */
+  @GenerateSql({ params: [2, 'host:1', 300] })
+  async startNow(domainId: number, workerId: string, leaseSeconds: number): Promise<ActiveScan | null> {
+    const [scan] = await rows<ActiveScan>(
+      this.db,
+      `WITH started AS (
+         INSERT INTO scans (domain_id, trigger, status, lease_until, worker_id)
+         VALUES ($1, 'cli', 'running', now() + make_interval(secs => $3), $2)
+         ON CONFLICT (domain_id) WHERE status = 'running' DO NOTHING
+         RETURNING *
+       )
+       SELECT ${ACTIVE_SCAN_COLUMNS} FROM started s JOIN domains d ON d.id = s.domain_id`,
+      [domainId, workerId, leaseSeconds],
+    );
+    return scan ?? null;
+  }
+
+  /** Extends this worker's leases while its slices run. */
+  @GenerateSql({ params: ['host:1', ['00000000-0000-0000-0000-000000000000'], 300] })
+  heartbeat(workerId: string, scanIds: string[], leaseSeconds: number): Promise<number> {
+    return affected(
+      this.db,
+      `UPDATE scans SET lease_until = now() + make_interval(secs => $3)
+        WHERE id = ANY($2::uuid[]) AND worker_id = $1 AND status = 'running'`,
+      [workerId, scanIds, leaseSeconds],
+    );
+  }
+
+  /** Gives a scan back between slices: any worker takes it up at its next tick. */
+  @GenerateSql({ params: ['00000000-0000-0000-0000-000000000000', 'host:1'] })
+  async park(scanId: string, workerId: string): Promise<void> {
+    await affected(this.db, `UPDATE scans SET lease_until = NULL, worker_id = NULL WHERE id = $1 AND worker_id = $2`, [
+      scanId,
+      workerId,
+    ]);
+  }
+
+  /** Gives back the scans of `scanIds` this worker still holds, for any worker to take up at once. */
+  @GenerateSql({ params: [['00000000-0000-0000-0000-000000000000'], 'host:1'] })
+  async parkAll(scanIds: string[], workerId: string): Promise<void> {
+    await affected(
+      this.db,
+      `UPDATE scans SET lease_until = NULL, worker_id = NULL WHERE id = ANY($1::uuid[]) AND worker_id = $2`,
+      [scanIds, workerId],
+    );
+  }
+
+  /** Running scans held by workers on this host, with their worker ids, to find those whose process is gone. */
+  @GenerateSql({ params: ['host'] })
+  heldOnHost(hostname: string): Promise<{ id: string; workerId: string }[]> {
+    return rows(
+      this.db,
+      `SELECT id, worker_id AS "workerId" FROM scans WHERE status = 'running' AND worker_id LIKE $1 ESCAPE '\\'`,
+      [`${hostname.replace(/[\\%_]/g, (c) => `\\${c}`)}:%`],
+    );
+  }
+
+  /** Frees scans whose worker died, so the next tick takes them up at once instead of after the lease. */
+  @GenerateSql({ params: [['00000000-0000-0000-0000-000000000000']] })
+  release(scanIds: string[]): Promise<number> {
+    return affected(
+      this.db,
+      `UPDATE scans SET lease_until = now() - interval '1 second' WHERE id = ANY($1::uuid[]) AND status = 'running'`,
+      [scanIds],
+    );
+  }
+
+  /** Scans whose workers kept dying end in error rather than running forever. */
+  @GenerateSql()
+  failExhausted(): Promise<number> {
+    return affected(
+      this.db,
+      `WITH failed AS (
+         UPDATE scans SET status = 'error', finished_at = now(), lease_until = NULL, worker_id = NULL,
+                error = 'interrupted: the worker running this scan stopped ' || attempts || ' times'
+          WHERE status = 'running' AND attempts >= $1 AND lease_until < now()
+          RETURNING id, domain_id
+       ), cleared AS (
+         DELETE FROM scan_names WHERE scan_id IN (SELECT id FROM failed)
+       )
+       UPDATE domains d SET last_scan_status = 'error', last_scanned_at = now() FROM failed f WHERE d.id = f.domain_id`,
+      [MAX_ATTEMPTS],
+    );
+  }
+}

@@ -1,0 +1,81 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '../auth/auth.decorators.js';
+import { envelope } from '../common/envelope.js';
+import { ApiEnvelope, ApiErrors, PageMetaDto } from '../common/openapi/api-responses.js';
+import { UuidPipe } from '../common/validation/param.pipes.js';
+import { ListScansQuery } from './dto/list-scans.query.js';
+import { QueueScanDto } from './dto/queue-scan.dto.js';
+import { QueuedScanDto, RescanAllDto, ScanDto, WorkerStatusDto } from './dto/scan.dto.js';
+import { ScansService } from './scans.service.js';
+import { CachedAggregate } from '../common/http/conditional-get.js';
+
+@ApiTags('Scans')
+@RequireScope('read')
+@Controller('scans')
+export class ScansController {
+  constructor(private readonly scans: ScansService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Scans, newest first',
+    description: "To see whether a queued scan has run, list the domain's scans with limit=1 and read the first row.",
+  })
+  @ApiEnvelope(ScanDto, { isArray: true, meta: PageMetaDto })
+  @ApiErrors('invalid_query', 'invalid_domain', 'not_found')
+  list(@Query() query: ListScansQuery) {
+    return this.scans.list(query);
+  }
+
+  @Get('status')
+  @CachedAggregate()
+  @ApiOperation({
+    summary: "The worker's health and scan cycle",
+    description:
+      'Health: scans running now, scans finished and failed in the last 30 minutes, the last error. Cycle: domains tracked, ' +
+      'enabled, due and queued, the scan interval and the share of enabled domains scanned within it.',
+  })
+  @ApiEnvelope(WorkerStatusDto)
+  status() {
+    return this.scans.status();
+  }
+
+  @Get(':id')
+  @ApiOperation({
+    summary: 'One scan',
+    description: 'A scan by its id (a UUID, as listed by GET /scans), with its domain, trigger, status and counts.',
+  })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiEnvelope(ScanDto)
+  @ApiErrors('invalid_id', 'not_found')
+  get(@Param('id', UuidPipe) id: string) {
+    return this.scans.get(id);
+  }
+
+  // 202: the scan is accepted for the worker and runs in the background.
+  @Post()
+  @HttpCode(202)
+  @RequireScope('write')
+  @ApiOperation({
+    summary: 'Queue a scan of one tracked root domain; the worker starts it at its next tick',
+    description:
+      'Needs a key with the write scope. Body: `{"domain": "example.com"}`, a tracked root domain. Queueing a domain that is already queued keeps its place. A domain whose scan is running stays queued: a new scan starts when that one ends. Follow it with GET /scans?domain=…&limit=1.',
+  })
+  @ApiEnvelope(QueuedScanDto, { status: 202, description: 'Queued for the worker' })
+  @ApiErrors('invalid_body', 'invalid_domain', 'not_found', 'payload_too_large')
+  async queue(@Body() body: QueueScanDto) {
+    return envelope(await this.scans.queue(body.domain));
+  }
+
+  @Post('rescan-all')
+  @HttpCode(202)
+  @RequireScope('write')
+  @ApiOperation({
+    summary: 'Mark every enabled domain due, so the worker starts a full sweep at its next tick',
+    description: 'Needs a key with the write scope; takes no body. Answers with the number of domains marked due.',
+  })
+  @ApiEnvelope(RescanAllDto, { status: 202, description: 'Domains marked due' })
+  async rescanAll() {
+    return envelope(await this.scans.rescanAll());
+  }
+}

@@ -1,0 +1,12 @@
+import type { ScanSourceName } from '../../config/environment.js';
+
+/** Where a host was found: the CT follower, or a scan's source. */
+export type HostSource = 'ct' | ScanSourceName;
+
+/** Each source's bit in hosts.sources and scan_names.sources; host_sources() in SQL renders them in this order. */
+export const SOURCE_BITS: Record<HostSource, number> = { ct: 1, crtsh: 2, dns: 4, command: 8 };
+
+export const HOST_SOURCES = Object.keys(SOURCE_BITS) as HostSource[];
+
+/** The select expression of a host row's `sources` array. */
+export const sourcesSql = (alias = 'h') => `host_sources(${alias}.sources) AS sources`;

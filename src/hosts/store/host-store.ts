@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { type ClassifiedAnswer, recordAnswers } from './host-dns.sql.js';
+import { type HostProbe, recordProbes } from './host-http.sql.js';
+import { applyScopeRules } from './host-scope.sql.js';
+import { type HostCounts, upsertSeenHosts, writing } from './host-writes.js';
+import { recordZones, type ZoneAnswer } from './wildcard.sql.js';
+
+/**
+ * The one write path for hosts and what is known of them: every writer (scans, the CT follower, host knowledge,
+ * scope rules, imports) opens its transaction here. The store takes the transaction's id before anything else, so
+ * the live stream and the change feed count it as a writer from its start (see the horizon) and no caller can
+ * forget to; the writer it hands over is the only way to its statements.
+ */
+@Injectable()
+export class HostStore {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  transaction<T>(work: (w: HostWriter) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (m) => {
+      await writing(m);
+      return work(new HostWriter(m));
+    });
+  }
+}
+
+/**
+ * A transaction of the store. Its statements are set-based, one each; `manager` runs the caller's own statements
+ * (a scan's row, a CT log's position) in the same transaction, so a page or a slice commits whole.
+ */
+export class HostWriter {
+  constructor(readonly manager: EntityManager) {}
+
+  /** Hosts seen now (see upsertSeenHosts): `source` yields (host, sources) given $2, $1 being the domain. */
+  seen(domainId: number, source: string, params: unknown[]): Promise<HostCounts> {
+    return upsertSeenHosts(this.manager, domainId, source, params);
+  }
+
+  /** DNS answers with their takeover verdicts (see recordAnswers); returns how many changes they raised. */
+  answers(domainId: number, answers: ClassifiedAnswer[]): Promise<number> {
+    return recordAnswers(this.manager, domainId, answers);
+  }
+
+  /** HTTP probes (see recordProbes); returns how many changes they raised. */
+  probes(domainId: number, probes: HostProbe[]): Promise<number> {
+    return recordProbes(this.manager, domainId, probes);
+  }
+
+  /** Wildcard answers of zones (see recordZones); returns how many zones were newly found wildcard. */
+  zones(domainId: number, zones: ZoneAnswer[]): Promise<number> {
+    return recordZones(this.manager, domainId, zones);
+  }
+
+  /** The domains' hosts judged again against their exclusion rules (see applyScopeRules); returns how many moved. */
+  applyScope(domainIds: number[]): Promise<number> {
+    return applyScopeRules(this.manager, domainIds);
+  }
+}
