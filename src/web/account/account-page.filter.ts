@@ -4,7 +4,7 @@ import { toAppError } from '../../common/errors/to-app-error.js';
 import { statusOf } from '../../common/http/http-status.js';
 import { headersOf } from '../../common/http/send-error.js';
 import { AccountError } from './account.service.js';
-import { errorPage } from './pages.js';
+import { errorPage } from '../error-page.js';
 import { sendPage } from '../respond.js';
 
 /**

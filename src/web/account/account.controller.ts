@@ -8,19 +8,16 @@ import { Environment } from '../../config/environment.js';
 import type { SessionUser } from './account.repository.js';
 import { AccountError, AccountService, randomToken, SESSION_DAYS } from './account.service.js';
 import { AccountPageFilter } from './account-page.filter.js';
-import { ACCOUNT_CSS, ACCOUNT_JS } from './assets.js';
+import { THEME_CSS } from '../assets.js';
+import { ACCOUNT_JS } from './assets.js';
 import { UUID } from '../../common/validation/param.pipes.js';
 import { WebhookInputError, WebhooksService } from '../../notify/webhooks.service.js';
 import { maskUrl } from '../../notify/webhook-payload.js';
 import type { WebhookRow } from '../../notify/webhooks.repository.js';
-import {
-  type AccountExtras,
-  accountPage,
-  DELIVERIES_SHOWN,
-  type PageUser,
-  signInPage,
-  type WebhooksView,
-} from './pages.js';
+import type { PageUser } from '../layout.js';
+import { type AccountExtras, accountPage } from './pages/account.js';
+import { signInPage } from './pages/sign-in.js';
+import { DELIVERIES_SHOWN, type WebhooksView } from './pages/webhooks.js';
 import { sendPage } from '../respond.js';
 import {
   currentSession,
@@ -204,7 +201,7 @@ export class AccountController {
 
   @Get('account.css')
   stylesheet(@Res() reply: FastifyReply): void {
-    this.asset(reply, 'text/css; charset=utf-8', ACCOUNT_CSS);
+    this.asset(reply, 'text/css; charset=utf-8', THEME_CSS);
   }
 
   @Get('account.js')

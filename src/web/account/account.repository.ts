@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { affected, rows } from '../../database/sql.js';
+import { GenerateSql } from '../../database/generate-sql.js';
 
 export interface SessionUser {
   user_id: string;
@@ -28,6 +29,7 @@ export const FAILURE_MEMORY = '1 hour';
 export class AccountRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  @GenerateSql({ params: ['1'.repeat(64), '00000000-0000-4000-8000-000000000002', 'csrf', 7] })
   async createSession(idHash: string, userId: string, csrf: string, days: number): Promise<void> {
     await affected(
       this.db,
@@ -37,6 +39,7 @@ export class AccountRepository {
   }
 
   /** The session's user, if the session is current and the user enabled (sessions primary key). */
+  @GenerateSql({ params: ['1'.repeat(64)] })
   async sessionUser(idHash: string): Promise<SessionUser | undefined> {
     const [row] = await rows<SessionUser>(
       this.db,
@@ -51,10 +54,12 @@ export class AccountRepository {
   }
 
   /** Ends a session, and sweeps expired ones while at it. */
+  @GenerateSql({ params: ['1'.repeat(64)] })
   async endSession(idHash: string): Promise<void> {
     await affected(this.db, `DELETE FROM sessions WHERE id_hash = $1 OR expires_at <= now()`, [idHash]);
   }
 
+  @GenerateSql({ params: [['email:owner@example.com', 'client:127.0.0.1']] })
   async recentFailures(keys: string[]): Promise<FailureRow[]> {
     return rows<FailureRow>(
       this.db,
@@ -69,6 +74,7 @@ export class AccountRepository {
    * key's count including it: concurrent attempts each get their own number, so a burst cannot all slip in under
    * the threshold. Forgotten failures are swept on the way (sign_in_failures_last_failed_idx).
    */
+  @GenerateSql({ params: [['email:owner@example.com', 'client:127.0.0.1']] })
   async reserveAttempt(keys: string[]): Promise<Map<string, number>> {
     await affected(
       this.db,
@@ -86,6 +92,7 @@ export class AccountRepository {
   }
 
   /** A successful sign-in: the address starts afresh, and the client's reserved attempt is given back. */
+  @GenerateSql({ params: ['email:owner@example.com', 'client:127.0.0.1'] })
   async attemptSucceeded(emailKey: string, clientKey: string): Promise<void> {
     await affected(this.db, `DELETE FROM sign_in_failures WHERE key = $1`, [emailKey]);
     await affected(this.db, `UPDATE sign_in_failures SET failures = failures - 1 WHERE key = $1 AND failures > 0`, [

@@ -25,7 +25,12 @@ import { DASHBOARD_JS, UPLOT_CSS, UPLOT_JS } from './assets.js';
 import { FormQueryInterceptor } from './form-query.interceptor.js';
 import { SearchPageQuery } from './search-page.query.js';
 import { CurrentViewer, DashboardPage } from './viewer.guard.js';
-import { type DomainView, domainPage, hostPage, overviewPage, programsPage, searchPage, type Viewer } from './pages.js';
+import { type DomainView, domainPage } from './pages/domain.js';
+import { hostPage } from './pages/host.js';
+import { overviewPage } from './pages/overview.js';
+import type { Viewer } from './pages/page.js';
+import { programsPage } from './pages/programs.js';
+import { searchPage } from './pages/search.js';
 
 /** Days the overview's sparklines and a domain's chart cover. */
 export const CHART_DAYS = 30;

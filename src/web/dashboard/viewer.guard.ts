@@ -2,7 +2,7 @@ import { type CanActivate, createParamDecorator, type ExecutionContext, Injectab
 import type { FastifyRequest } from 'fastify';
 import { AccountError, AccountService } from '../account/account.service.js';
 import { currentSession } from '../session.js';
-import type { Viewer } from './pages.js';
+import type { Viewer } from './pages/page.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

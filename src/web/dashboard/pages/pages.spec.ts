@@ -1,15 +1,12 @@
-import type { CtLogRow } from '../../ct/ct-logs.repository.js';
-import type { ScanDto, WorkerStatusDto } from '../../discovery/dto/scan.dto.js';
-import {
-  domainPage,
-  hostPage,
-  type OverviewView,
-  overviewPage,
-  pageUrl,
-  programsPage,
-  searchPage,
-  type Viewer,
-} from './pages.js';
+import type { CtLogRow } from '../../../ct/ct-logs.repository.js';
+import type { ScanDto, WorkerStatusDto } from '../../../discovery/dto/scan.dto.js';
+import { domainPage } from './domain.js';
+import { hostPage } from './host.js';
+import { type OverviewView, overviewPage } from './overview.js';
+import type { Viewer } from './page.js';
+import { pageUrl } from './pager.js';
+import { programsPage } from './programs.js';
+import { searchPage } from './search.js';
 
 const viewer: Viewer = { email: 'a@example.com', name: 'A', csrf: 'token', canRead: true, canWrite: false };
 const HOSTILE = `<img src=x onerror="alert(1)">'&`;
