@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains/domains.module.js';
 import { PlatformsModule } from '../platforms/platforms.module.js';
+import { DeliveriesRepository } from './deliveries.repository.js';
+import { DigestsRepository } from './digests.repository.js';
 import { WebhookDeliveryService } from './webhook-delivery.service.js';
 import { WebhookSender } from './webhook-sender.js';
 import { WebhooksController } from './webhooks.controller.js';
@@ -10,8 +12,8 @@ import { WebhooksService } from './webhooks.service.js';
 /** Registering webhooks (the CLI's, and the API's for their owners): see WebhookDeliveryModule for delivering them. */
 @Module({
   imports: [DomainsModule, PlatformsModule],
-  providers: [WebhooksRepository, WebhooksService, WebhookSender],
-  exports: [WebhooksRepository, WebhooksService, WebhookSender],
+  providers: [WebhooksRepository, DeliveriesRepository, DigestsRepository, WebhooksService, WebhookSender],
+  exports: [WebhooksRepository, DeliveriesRepository, DigestsRepository, WebhooksService, WebhookSender],
 })
 export class WebhooksModule {}
 

@@ -12,8 +12,10 @@ import {
   renderPayload,
   renderTestPayload,
 } from './webhook-payload.js';
+import { DeliveriesRepository } from './deliveries.repository.js';
+import type { ClaimedDelivery } from './delivery.model.js';
+import { DigestsRepository } from './digests.repository.js';
 import { WebhookSender } from './webhook-sender.js';
-import { type ClaimedDelivery, WebhooksRepository } from './webhooks.repository.js';
 
 /** How often the worker looks for due deliveries (retries, and scans finished in other processes). */
 const LOOK_MS = 2000;
@@ -47,7 +49,8 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
 
   constructor(
     private readonly env: Environment,
-    private readonly webhooks: WebhooksRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly digests: DigestsRepository,
     private readonly signal: NewHostSignal,
     private readonly shutdown: Shutdown,
     private readonly sender: WebhookSender,
@@ -109,17 +112,17 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
   /** Starts an attempt at each due delivery there is a free place for; never waits for the attempts. */
   private async claimDue(): Promise<void> {
     try {
-      await this.webhooks.openDigests(this.env.WEBHOOK_DIGEST_LAG_SECONDS);
+      await this.digests.openDigests(this.env.WEBHOOK_DIGEST_LAG_SECONDS);
       while (!this.stopped && this.attempts.size < PARALLEL) {
         const free = PARALLEL - this.attempts.size;
-        const claimed = await this.webhooks.claimDue(
+        const claimed = await this.deliveries.claimDue(
           free,
           this.env.WEBHOOK_TIMEOUT_SECONDS + 30,
           this.env.CT_WEBHOOK_GATHER_SECONDS,
         );
         // Taken as the process began to stop: given back unattempted, for the next process.
         if (this.stopped) {
-          await Promise.all(claimed.map((d) => this.webhooks.release(d)));
+          await Promise.all(claimed.map((d) => this.deliveries.release(d)));
           return;
         }
         for (const delivery of claimed) this.start(delivery);
@@ -148,7 +151,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
     const options = { publicUrl: this.env.PUBLIC_URL, chatId: delivery.chat_id };
     if (delivery.kind === 'test') return renderTestPayload(delivery.format, delivery.id, options);
     if (delivery.kind === 'digest') {
-      const digest = await this.webhooks.digestOf(delivery, MAX_HOSTS_PER_DELIVERY);
+      const digest = await this.digests.digestOf(delivery, MAX_HOSTS_PER_DELIVERY);
       const batch = {
         deliveryId: delivery.id,
         windowFrom: delivery.window_from!,
@@ -167,11 +170,11 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
       program: delivery.program,
     };
     if (delivery.kind === 'host_events') {
-      const events = await this.webhooks.eventsOf(delivery, MAX_HOSTS_PER_DELIVERY);
+      const events = await this.deliveries.eventsOf(delivery, MAX_HOSTS_PER_DELIVERY);
       const batch = { ...about, eventCount: delivery.new_count, events: events.map(toEventDto) };
       return renderEventsPayload(delivery.format, batch, options);
     }
-    const hosts = await this.webhooks.newHostsOf(delivery, MAX_HOSTS_PER_DELIVERY);
+    const hosts = await this.deliveries.newHostsOf(delivery, MAX_HOSTS_PER_DELIVERY);
     const batch = { ...about, scanId: delivery.scan_id, newCount: delivery.new_count, hosts };
     return renderPayload(delivery.format, batch, options);
   }
@@ -179,12 +182,12 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, BeforeApp
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const outgoing = await this.outgoing(delivery);
     const result = await this.sender.send(delivery, delivery.kind, delivery.id, outgoing, this.stopping.signal);
-    if (!result.ok && this.stopping.signal.aborted) return this.webhooks.release(delivery);
+    if (!result.ok && this.stopping.signal.aborted) return this.deliveries.release(delivery);
     const retry =
       result.ok || delivery.attempts >= this.env.WEBHOOK_MAX_ATTEMPTS
         ? null
         : Math.min(MAX_RETRY_SECONDS, this.env.WEBHOOK_RETRY_SECONDS * 4 ** (delivery.attempts - 1));
-    await this.webhooks.record(delivery, result, retry);
+    await this.deliveries.record(delivery, result, retry);
     if (!result.ok) {
       this.logger.warn(
         `webhook ${delivery.webhook_id} delivery ${delivery.id} attempt ${delivery.attempts} failed (${result.error}); ` +

@@ -2,7 +2,9 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { Environment } from '../config/environment.js';
 import { type PostOutcome, postWebhook } from './webhook-http.js';
-import { deliveryHeaders, type Outgoing, type WebhookFormat } from './webhook-payload.js';
+import { channelOf, type Outgoing, type WebhookFormat } from './channels/index.js';
+import { mailRecipients } from './channels/email.js';
+import { deliveryHeaders } from './webhook-payload.js';
 
 /** Where and how a webhook is sent to. */
 export interface WebhookTarget {
@@ -11,17 +13,9 @@ export interface WebhookTarget {
   secret: string | null;
 }
 
-/** The addresses of an email webhook's `mailto:` URL. */
-export function mailRecipients(url: string): string[] {
-  return decodeURIComponent(url.replace(/^mailto:/i, '').split('?')[0])
-    .split(',')
-    .map((a) => a.trim())
-    .filter(Boolean);
-}
-
 /**
- * Sends one delivery, whatever the format: a POST for JSON and the chat services (Telegram's to the bot URL's
- * sendMessage method), a mail over SMTP_URL for email (nodemailer), each within WEBHOOK_TIMEOUT_SECONDS.
+ * Sends one delivery, whatever the channel: a mail over SMTP_URL (nodemailer) when it renders one (email), else a
+ * POST to the webhook's URL or where its channel says (Telegram's sendMessage), each within WEBHOOK_TIMEOUT_SECONDS.
  */
 @Injectable()
 export class WebhookSender implements OnModuleDestroy {
@@ -37,7 +31,7 @@ export class WebhookSender implements OnModuleDestroy {
     signal?: AbortSignal,
   ): Promise<PostOutcome> {
     if ('subject' in outgoing) return this.mail(mailRecipients(target.url), outgoing);
-    const url = target.format === 'telegram' ? `${target.url.replace(/\/+$/, '')}/sendMessage` : target.url;
+    const url = channelOf(target.format).endpoint?.(target.url) ?? target.url;
     return postWebhook(url, outgoing.body, deliveryHeaders(kind, deliveryId, target.secret, outgoing.body), {
       timeoutMs: this.env.WEBHOOK_TIMEOUT_SECONDS * 1000,
       signal,

@@ -9,7 +9,7 @@ import { UuidPipe } from '../common/validation/param.pipes.js';
 import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, WebhookDto } from './dto/webhook.dto.js';
 import { maskUrl } from './webhook-payload.js';
 import { type WebhookRow, webhookState } from './webhooks.repository.js';
-import { WebhookInputError, WebhooksService } from './webhooks.service.js';
+import { WebhooksService } from './webhooks.service.js';
 
 const ID = { name: 'id', description: "The webhook's id", format: 'uuid' };
 
@@ -69,14 +69,11 @@ export class WebhooksController {
   @ApiEnvelope(CreatedWebhookDto, { status: 201 })
   @ApiErrors('invalid_body', 'payload_too_large')
   async create(@CurrentKey() key: AuthenticatedKey, @Body() body: CreateWebhookDto) {
-    try {
-      const { chat_id: chatId, digest_minutes: digestMinutes, resolving_only: resolvingOnly, ...rest } = body;
-      const input = { ...rest, chatId, digestMinutes, resolvingOnly, makeSecret: true };
-      const { webhook, secret } = await this.webhooks.create(input, key.userId);
-      return envelope({ ...toDto(webhook), url: webhook.url, secret });
-    } catch (e) {
-      throw e instanceof WebhookInputError ? new AppError('invalid_body', e.message) : e;
-    }
+    // A refused webhook is a WebhookInputError, an AppError with the code invalid_body.
+    const { chat_id: chatId, digest_minutes: digestMinutes, resolving_only: resolvingOnly, ...rest } = body;
+    const input = { ...rest, chatId, digestMinutes, resolvingOnly, makeSecret: true };
+    const { webhook, secret } = await this.webhooks.create(input, key.userId);
+    return envelope({ ...toDto(webhook), url: webhook.url, secret });
   }
 
   @Get(':id')

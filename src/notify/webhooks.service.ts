@@ -6,12 +6,15 @@ import { EVENT_TYPES, type EventType } from '../events/dto/events.query.js';
 import { SCOPE_MODES } from '../hosts/model/knowledge-filter.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
 import { targetProblem } from './webhook-http.js';
-import { renderTestPayload, WEBHOOK_FORMATS, type WebhookFormat } from './webhook-payload.js';
-import { mailRecipients, WebhookSender } from './webhook-sender.js';
-import { type DeliveryRow, type WebhookRow, WebhooksRepository } from './webhooks.repository.js';
+import { CHANNELS, channelOf, WEBHOOK_FORMATS, type WebhookFormat } from './channels/index.js';
+import { DeliveriesRepository } from './deliveries.repository.js';
+import type { DeliveryRow } from './delivery.model.js';
+import { WebhookInputError } from './webhook-input.error.js';
+import { renderTestPayload } from './webhook-payload.js';
+import { WebhookSender } from './webhook-sender.js';
+import { type WebhookRow, WebhooksRepository } from './webhooks.repository.js';
 
-/** A bad argument from an operator; the CLI prints its message alone. */
-export class WebhookInputError extends Error {}
+export { WebhookInputError } from './webhook-input.error.js';
 
 export interface AddWebhook {
   url: string;
@@ -56,12 +59,8 @@ function parseTypes(given: string | string[] | undefined): EventType[] {
   return EVENT_TYPES.filter((t) => list.includes(t));
 }
 
-/** Telegram's chat_id: a (negative, for groups and channels) number, or a public channel's @name. */
-const TELEGRAM_CHAT = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$/;
-/** An address as an email webhook takes it: no display name, no spaces, no quoting. */
-const MAIL_ADDRESS =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-const MAX_RECIPIENTS = 10;
+/** The channels that take a chat id, for the error when another is given one. */
+const CHAT_CHANNELS = CHANNELS.filter((c) => c.chatId).map((c) => c.format);
 
 /** A week. */
 const MAX_DIGEST_MINUTES = 10_080;
@@ -85,6 +84,7 @@ export const MAX_DELIVERIES_SHOWN = 100;
 export class WebhooksService {
   constructor(
     private readonly webhooks: WebhooksRepository,
+    private readonly deliveriesRepository: DeliveriesRepository,
     private readonly domains: DomainsRepository,
     private readonly platforms: PlatformsRepository,
     private readonly env: Environment,
@@ -101,12 +101,13 @@ export class WebhooksService {
     if (!WEBHOOK_FORMATS.includes(format)) {
       throw new WebhookInputError(`format must be one of ${WEBHOOK_FORMATS.join(', ')}, got "${input.format}"`);
     }
-    const url = format === 'email' ? this.mailUrl(input.url) : await this.httpUrl(input.url);
-    if (format === 'telegram' && !TELEGRAM_CHAT.test(input.chatId ?? '')) {
-      throw new WebhookInputError('a telegram webhook needs a chat id: a number (-1001234567890) or @channelname');
+    const channel = channelOf(format);
+    const url = channel.checkUrl ? channel.checkUrl(input.url, this.env) : await this.httpUrl(input.url);
+    if (channel.chatId && !channel.chatId.pattern.test(input.chatId ?? '')) {
+      throw new WebhookInputError(channel.chatId.problem);
     }
-    if (format !== 'telegram' && input.chatId !== undefined) {
-      throw new WebhookInputError('a chat id is for telegram webhooks only');
+    if (!channel.chatId && input.chatId !== undefined) {
+      throw new WebhookInputError(`a chat id is for ${CHAT_CHANNELS.join(', ')} webhooks only`);
     }
     const types = parseTypes(input.types);
     const platforms = listOf(input.platforms, 'platforms');
@@ -138,7 +139,7 @@ export class WebhooksService {
       throw new WebhookInputError('the secret must be at least 16 characters');
     }
     const secret =
-      input.secret ?? (input.makeSecret && format === 'json' ? randomBytes(24).toString('base64url') : null);
+      input.secret ?? (input.makeSecret && channel.makesSecret ? randomBytes(24).toString('base64url') : null);
     const id = await this.webhooks.add({
       owner,
       url,
@@ -150,7 +151,7 @@ export class WebhooksService {
       format,
       secret,
       types,
-      chatId: format === 'telegram' ? input.chatId! : null,
+      chatId: channel.chatId ? input.chatId! : null,
     });
     return { webhook: (await this.webhooks.findOwned(id, owner))!, secret };
   }
@@ -174,21 +175,6 @@ export class WebhooksService {
     return url.href;
   }
 
-  /** mailto:one@example.com[,two@example.com…], up to MAX_RECIPIENTS addresses; needs SMTP_URL and SMTP_FROM. */
-  private mailUrl(text: string): string {
-    if (!/^mailto:/i.test(text)) throw new WebhookInputError("an email webhook's URL is mailto:ADDRESS[,ADDRESS…]");
-    const to = mailRecipients(text);
-    if (to.length === 0 || to.length > MAX_RECIPIENTS || !to.every((a) => MAIL_ADDRESS.test(a))) {
-      throw new WebhookInputError(
-        `an email webhook goes to 1 to ${MAX_RECIPIENTS} addresses: mailto:a@example.com,b@example.com`,
-      );
-    }
-    if (!this.env.SMTP_URL || !this.env.SMTP_FROM) {
-      throw new WebhookInputError('email webhooks need SMTP_URL and SMTP_FROM set on the service');
-    }
-    return `mailto:${to.join(',')}`;
-  }
-
   /** Every webhook (the operator's view), or one owner's. */
   list(owner?: string): Promise<WebhookRow[]> {
     return this.webhooks.list(owner);
@@ -204,16 +190,16 @@ export class WebhooksService {
   }
 
   deliveries(id: string): Promise<DeliveryRow[]> {
-    return this.webhooks.deliveries(id, MAX_DELIVERIES_SHOWN);
+    return this.deliveriesRepository.deliveries(id, MAX_DELIVERIES_SHOWN);
   }
 
   /** The newest `limit` deliveries of each webhook, by webhook id. */
   recentDeliveries(ids: string[], limit: number): Promise<Map<string, DeliveryRow[]>> {
-    return this.webhooks.recentDeliveries(ids, limit);
+    return this.deliveriesRepository.recentDeliveries(ids, limit);
   }
 
   retry(id: string, deliveryId: string): Promise<DeliveryRow | null> {
-    return this.webhooks.retry(id, deliveryId);
+    return this.deliveriesRepository.retry(id, deliveryId);
   }
 
   /**
@@ -225,7 +211,7 @@ export class WebhooksService {
     const { secret, chat_id } = await this.webhooks.sendingOf(webhook.id);
     const outgoing = renderTestPayload(webhook.format, deliveryId, { publicUrl: this.env.PUBLIC_URL, chatId: chat_id });
     const result = await this.sender.send({ ...webhook, secret }, 'test', deliveryId, outgoing);
-    return this.webhooks.recordTest(webhook.id, deliveryId, result);
+    return this.deliveriesRepository.recordTest(webhook.id, deliveryId, result);
   }
 
   async remove(idOrUrl: string): Promise<string[]> {

@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '../../events/dto/events.query.js';
 import { SCOPE_MODES, type ScopeMode } from '../../hosts/model/knowledge-filter.js';
-import { WEBHOOK_FORMATS, type WebhookFormat } from '../webhook-payload.js';
+import { WEBHOOK_FORMATS, type WebhookFormat } from '../channels/index.js';
 
 const FORMAT =
   'json: the event as JSON, signed with the secret (X-Subdomain-Monitor-Signature-256); slack, discord: the ' +
