@@ -14,7 +14,7 @@ import { HostStore } from '../src/hosts/store/host-store.js';
 import { HostResolver } from '../src/intel/dns/host-resolver.service.js';
 import { WebhookDeliveryService } from '../src/notify/webhook-delivery.service.js';
 import { WebhooksService } from '../src/notify/webhooks.service.js';
-import { WebhooksRepository } from '../src/notify/webhooks.repository.js';
+import { DeliveriesRepository } from '../src/notify/deliveries.repository.js';
 import { toEventDto } from '../src/events/dto/event.dto.js';
 import { Receiver } from './fixtures/webhook-receiver.js';
 
@@ -431,7 +431,7 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     let done = false;
     const finished = Promise.all(writers).then(() => (done = true));
     // A second worker that takes the webhook's deliveries as soon as they exist (no gathering), beside the app's.
-    const repository = t.app.get(WebhooksRepository);
+    const repository = t.app.get(DeliveriesRepository);
     const taken: string[] = [];
     const claimer = (async () => {
       while (!done) {

@@ -3,6 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { format } from 'sql-formatter';
 import { ApiKeysRepository } from '../src/auth/api-keys.repository.js';
 import { CtLogsRepository } from '../src/ct/ct-logs.repository.js';
+import { DeliveriesRepository } from '../src/notify/deliveries.repository.js';
+import { DigestsRepository } from '../src/notify/digests.repository.js';
+import { WebhooksRepository } from '../src/notify/webhooks.repository.js';
+import { AccountRepository } from '../src/web/account/account.repository.js';
 import { sqlMethodsOf } from '../src/database/generate-sql.js';
 import { recordStatements } from '../src/database/statement-log.js';
 import { DemoDataRepository } from '../src/demo/demo-data.repository.js';
@@ -31,8 +35,11 @@ import { NEVER } from './fixtures/worker.js';
  * generated (`npm run sync:sql`) and checked in; this test fails when the code sends other statements.
  */
 const REPOSITORIES = [
+  AccountRepository,
   ApiKeysRepository,
   CtLogsRepository,
+  DeliveriesRepository,
+  DigestsRepository,
   DomainsRepository,
   EventsRepository,
   ExportRepository,
@@ -48,6 +55,7 @@ const REPOSITORIES = [
   StatsRepository,
   StreamRepository,
   UsersRepository,
+  WebhooksRepository,
   // Last: it fills the database with a demo's roots and hosts.
   DemoDataRepository,
 ];

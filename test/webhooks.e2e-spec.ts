@@ -7,7 +7,7 @@ import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
 import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
 import { WebhookDeliveryService } from '../src/notify/webhook-delivery.service.js';
-import { WebhooksRepository } from '../src/notify/webhooks.repository.js';
+import { DeliveriesRepository } from '../src/notify/deliveries.repository.js';
 import { WebhooksService } from '../src/notify/webhooks.service.js';
 
 /**
@@ -273,7 +273,7 @@ describe('webhooks', () => {
        SELECT $1, s.id FROM scans s JOIN domains d ON d.id = s.domain_id WHERE d.domain = 'lease.com'`,
       [id],
     );
-    const repository = t.app.get(WebhooksRepository);
+    const repository = t.app.get(DeliveriesRepository);
     const [stale] = await repository.claimDue(1, 0, 0); // a lease that has already run out
     const [taken] = await repository.claimDue(1, 60, 0);
     expect(taken).toMatchObject({ id: stale.id, attempts: 2 });

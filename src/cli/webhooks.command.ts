@@ -1,8 +1,8 @@
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { maskUrl } from '../notify/webhook-payload.js';
 import { webhookState } from '../notify/webhooks.repository.js';
-import { WebhookInputError, WebhooksService } from '../notify/webhooks.service.js';
-import { CliError, CliOutput } from './cli-output.js';
+import { WebhooksService } from '../notify/webhooks.service.js';
+import { asCliError, CliError, CliOutput } from './cli-output.js';
 import { readNewSecret } from './password-input.js';
 
 interface AddOptions {
@@ -15,10 +15,6 @@ interface AddOptions {
   scope?: string;
   digestMinutes?: number;
   resolvingOnly?: boolean;
-}
-
-function rethrowInputError(e: unknown): never {
-  throw e instanceof WebhookInputError ? new CliError(e.message) : e;
 }
 
 @SubCommand({
@@ -46,7 +42,7 @@ export class WebhooksAddCommand extends CommandRunner {
     const secret = signed ? await readNewSecret('secret') : undefined;
     const id = await this.webhooks
       .add({ url: args[0], ...rest, platforms: platform, domains: domain, secret })
-      .catch(rethrowInputError);
+      .catch(asCliError);
     const scope = options.domain ?? (options.platform ? `platform ${options.platform}` : 'every domain');
     this.out.note(`Added webhook ${id} for ${scope} (${options.format ?? 'json'}${signed ? ', signed' : ''}).`);
     this.out.line(id);
@@ -183,7 +179,7 @@ export class WebhooksRemoveCommand extends CommandRunner {
   }
 
   async run([idOrUrl]: string[]): Promise<void> {
-    const removed = await this.webhooks.remove(idOrUrl).catch(rethrowInputError);
+    const removed = await this.webhooks.remove(idOrUrl).catch(asCliError);
     this.out.line(`Removed webhook ${removed.join(', ')}.`);
   }
 }

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { Environment } from '../config/environment.js';
 import { affected, isoSql, rows } from '../database/sql.js';
 import { SOURCE_BITS } from '../hosts/model/host-sources.js';
-import { enqueueCtDeliveries } from '../notify/webhooks.repository.js';
+import { enqueueCtDeliveries } from '../notify/enqueue.js';
 import { GenerateSql } from '../database/generate-sql.js';
 import { HostStore } from '../hosts/store/host-store.js';
 

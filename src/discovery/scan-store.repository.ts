@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
-import { enqueueDeliveries } from '../notify/webhooks.repository.js';
+import { enqueueDeliveries } from '../notify/enqueue.js';
 import { type HostAnswer } from '../hosts/store/host-dns.sql.js';
 import { type ZoneAnswer, zonesToCheck } from '../hosts/store/wildcard.sql.js';
 import type { ScanTrigger } from './entities/scan.entity.js';
