@@ -27,11 +27,6 @@ export interface ActiveScan {
 export const ACTIVE_SCAN_COLUMNS = `s.id, s.domain_id AS "domainId", d.domain, s.trigger, s.progress,
   ${isoSql('s.started_at')} AS "startedAt", s.attempts`;
 
-/**
- * Scan persistence: every statement here is set-based (unnest or INSERT … SELECT), so a scan that finds
- * 100k names commits them in a few statements, not a loop.
- */
-
 /** The running scan the generated queries (src/queries) are written for: test/queries.e2e-spec.ts makes it. */
 const SCAN = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -43,6 +38,10 @@ const SCAN = {
   attempts: 1,
 };
 
+/**
+ * Scan persistence: every statement here is set-based (unnest or INSERT … SELECT), so a scan that finds
+ * 100k names commits them in a few statements, not a loop.
+ */
 @Injectable()
 export class ScanStoreRepository {
   constructor(

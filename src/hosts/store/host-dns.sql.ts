@@ -24,7 +24,7 @@ const answerJson = (alias: string, status = 'dns_status') =>
                       'aaaa', to_jsonb(coalesce(${alias}.aaaa, '{}')), 'cname', to_jsonb(coalesce(${alias}.cname, '{}')))`;
 
 /**
- * Keeps the DNS answers of a domain's hosts (host_intel), inside the caller's transaction (after writing()), in
+ * Keeps the DNS answers of a domain's hosts (host_intel), inside a HostStore transaction, in
  * one statement: hosts not recorded (a new name that did not resolve) are passed over, an answer that differs from
  * the kept one in status or in any record set raises a dns_changed event with both, and the same answer again
  * changes nothing but resolved_at. A timeout is no answer: it never replaces one that was kept, and raises

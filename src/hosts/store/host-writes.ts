@@ -17,8 +17,9 @@ export async function writing(m: EntityManager): Promise<void> {
 /**
  * Marks hosts seen now: existing ones get last_seen_at, become active again and gain the bits of the sources
  * that found them now, the others are added with first_seen_at = now (hosts_domain_host_key) and counted in the
- * rollups; a new one that an exclusion rule of the domain names is out of scope. `source` is a query yielding `host` and `sources` (SOURCE_BITS), given $2 ($1 is the domain). Scans and the CT follower both record hosts through it, inside
- * their own transaction (after writing()).
+ * rollups; a new one that an exclusion rule of the domain names is out of scope. `source` is a query yielding
+ * `host` and `sources` (SOURCE_BITS), given $2 ($1 is the domain). Reached only through HostWriter.seen, inside a
+ * HostStore transaction, which has taken its id first.
  */
 export async function upsertSeenHosts(
   m: EntityManager,
