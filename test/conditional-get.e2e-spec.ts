@@ -1,6 +1,6 @@
 import { RouteIndex } from '../src/common/http/route-index.js';
 import { DataVersion } from '../src/database/data-version.js';
-import { poolOf } from '../src/database/replicas.js';
+import { Db } from '../src/database/db.js';
 import { DomainsService } from '../src/domains/domains.service.js';
 import { ImportRepository } from '../src/import/import.repository.js';
 import { WebhooksService } from '../src/notify/webhooks.service.js';
@@ -77,7 +77,7 @@ describe('conditional requests and the data version', () => {
 
   /** SQL statements the app's pool runs while `action` runs (what a 304 must not need). */
   async function statementsDuring(action: () => Promise<unknown>): Promise<string[]> {
-    const pool = poolOf(t.dataSource);
+    const pool = Db.of(t.dataSource).primary;
     const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
     const seen: string[] = [];
     pool.query = ((...args: unknown[]) => {

@@ -1,12 +1,12 @@
 import { DataSource } from 'typeorm';
-import { poolOf } from '../src/database/replicas.js';
+import { Db } from '../src/database/db.js';
 import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 
 const onServer = Boolean(process.env.TEST_DATABASE_URL);
 
 /** The names of the statements prepared on the app's one pooled connection (DATABASE_POOL_SIZE=1). */
 async function preparedOn(t: TestApp): Promise<string[]> {
-  const { rows } = await poolOf(t.app.get(DataSource)).query<{ name: string }>(
+  const { rows } = await Db.of(t.app.get(DataSource)).primary.query<{ name: string }>(
     `SELECT name FROM pg_prepared_statements WHERE name LIKE 'sm\\_%' ORDER BY name`,
   );
   return rows.map((r) => r.name);
@@ -93,7 +93,7 @@ describe('prepared statements', () => {
       expect((await on.get(`/domains/example.com/subdomains?search=${q}`, bearer(token))).status).toBe(200);
     }
     // The app's one pooled connection (DATABASE_POOL_SIZE=1).
-    const pool = poolOf(on.app.get(DataSource));
+    const pool = Db.of(on.app.get(DataSource)).primary;
     const { rows } = await pool.query<{ name: string; types: string[]; generic: string; custom: string }>(
       `SELECT name, parameter_types::text[] AS types, generic_plans AS generic, custom_plans AS custom
          FROM pg_prepared_statements WHERE statement LIKE '%custom_plan_guard()%' ORDER BY name`,

@@ -8,7 +8,7 @@ import { Environment } from '../config/environment.js';
 import { DatabaseInfo } from './database-info.js';
 import { PgListener } from './pg-listener.js';
 import { rows } from './sql.js';
-import { poolOf, replicaPools } from './replicas.js';
+import { Db } from './db.js';
 
 /** The channel the data-version trigger notifies (named in migration 1765900000000, which is frozen history). */
 export const DATA_VERSION_CHANNEL = 'subdomain_monitor_data';
@@ -69,7 +69,7 @@ export class DataVersion implements OnModuleDestroy, VersionSource {
     private readonly info: DatabaseInfo,
     private readonly env: Environment,
   ) {
-    this.listener = new PgListener(() => poolOf(db).options, DATA_VERSION_CHANNEL, this.logger, {
+    this.listener = new PgListener(() => Db.of(db).primaryConfig, DATA_VERSION_CHANNEL, this.logger, {
       notification: (payload) => this.notified(payload),
       connected: () => this.move(),
       wanted: () => true,
@@ -181,7 +181,9 @@ export class DataVersion implements OnModuleDestroy, VersionSource {
 
   private async primaryPosition(): Promise<string | null> {
     try {
-      const { rows: found } = await poolOf(this.db).query<{ lsn: string }>(`SELECT pg_current_wal_lsn()::text AS lsn`);
+      const { rows: found } = await Db.of(this.db).primary.query<{ lsn: string }>(
+        `SELECT pg_current_wal_lsn()::text AS lsn`,
+      );
       return found[0].lsn;
     } catch {
       return null;
@@ -191,7 +193,7 @@ export class DataVersion implements OnModuleDestroy, VersionSource {
   /** Whether every replica has replayed the primary's WAL up to `position`. */
   private async replayed(position: string): Promise<boolean> {
     const answers = await Promise.all(
-      replicaPools(this.db).map((pool) =>
+      Db.of(this.db).replicas.map((pool) =>
         pool
           .query<{ ok: boolean | null }>(`SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok`, [position])
           .then(({ rows: [row] }) => row.ok === true)
@@ -219,7 +221,7 @@ export class DataVersion implements OnModuleDestroy, VersionSource {
 
   /** Whether reads go to read replicas (their pools exist once the data source is up). */
   private replicated(): boolean {
-    return this.db.isInitialized && replicaPools(this.db).length > 0;
+    return this.db.isInitialized && Db.of(this.db).replicas.length > 0;
   }
 
   private start(): void {
@@ -227,7 +229,7 @@ export class DataVersion implements OnModuleDestroy, VersionSource {
     if (this.info.target.kind === 'server') {
       void this.listener.listen();
     } else {
-      this.listenEmbedded(poolOf(this.db));
+      this.listenEmbedded(Db.of(this.db).primary);
     }
     void this.look();
     this.timer = setInterval(() => void this.look(), this.env.DATA_VERSION_POLL_SECONDS * 1000).unref();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { poolOf } from './replicas.js';
+import { Db } from './db.js';
 import { InitialSchema1763700000000 } from '../../migrations/1763700000000-InitialSchema.js';
 import { DomainActiveCounter1763800000000 } from '../../migrations/1763800000000-DomainActiveCounter.js';
 import { ScanProgress1763900000000 } from '../../migrations/1763900000000-ScanProgress.js';
@@ -70,7 +70,7 @@ const MIGRATION_LOCK = 7_304_113_211;
  */
 export async function runMigrations(dataSource: DataSource, shared: boolean): Promise<string[]> {
   if (!shared) return names(await dataSource.runMigrations({ transaction: 'each' }));
-  const lock = new pg.Client((poolOf(dataSource) as unknown as { options: pg.ClientConfig }).options);
+  const lock = new pg.Client(Db.of(dataSource).primaryConfig);
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);

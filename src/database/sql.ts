@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Pool, QueryResult } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
-import { isReplicaFailure, noteReplicaFallback, poolOf, ReplicaReads, replicaPool } from './replicas.js';
+import { Db, isReplicaFailure, noteReplicaFallback, ReplicaReads } from './db.js';
 
 export type Queryable = DataSource | EntityManager | ReplicaReads;
 
@@ -21,17 +21,18 @@ async function run(
     return { rows: result.records as unknown[], count: result.affected ?? 0 };
   }
   manager.connection.logger.logQuery(sql, params); // TypeORM's query log, as its own runner would write it
-  const replica = db instanceof ReplicaReads ? replicaPool(manager) : undefined;
+  const handles = Db.of(manager);
+  const replica = db instanceof ReplicaReads ? handles.replica() : undefined;
   if (replica) {
     try {
-      const result = await send(replica, sql, params, options);
+      const result = await send(replica, sql, params, options, handles.prepares);
       return { rows: result.rows as unknown[], count: result.rowCount ?? 0 };
     } catch (error) {
       if (!isReplicaFailure(error)) throw error;
       noteReplicaFallback(error);
     }
   }
-  const result = await send(poolOf(manager), sql, params, options);
+  const result = await send(handles.primary, sql, params, options, handles.prepares);
   return { rows: result.rows as unknown[], count: result.rowCount ?? 0 };
 }
 
@@ -59,14 +60,15 @@ export function preparedName(sql: string): string {
   return name;
 }
 
-/** Whether a pool keeps prepared statements: set in its options (see dataSourceOptions). */
-function mayPrepare(pool: Pool): boolean {
-  return (pool as Pool & { options?: { preparedStatements?: boolean } }).options?.preparedStatements === true;
-}
-
-/** One statement on a pool (see SendOptions). */
-function send(pool: Pool, sql: string, params: unknown[], { rowMode, prepare }: SendOptions): Promise<QueryResult> {
-  const name = prepare && mayPrepare(pool) ? preparedName(sql) : undefined;
+/** One statement on a pool (see SendOptions); `mayPrepare`: the pools keep prepared statements (see Db.prepares). */
+function send(
+  pool: Pool,
+  sql: string,
+  params: unknown[],
+  { rowMode, prepare }: SendOptions,
+  mayPrepare: boolean,
+): Promise<QueryResult> {
+  const name = prepare && mayPrepare ? preparedName(sql) : undefined;
   if (rowMode) return pool.query({ text: sql, values: params, rowMode, name });
   return pool.query({ text: sql, values: params, name });
 }

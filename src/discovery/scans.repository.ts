@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { isoSql, pageWithCount, Params, type Statement } from '../database/sql.js';
 import { jsonRow } from '../database/json-pages.js';
-import { ReplicaReads } from '../database/replicas.js';
+import { ReplicaReads } from '../database/db.js';
 import { ScanEntity, type ScanStatus } from './entities/scan.entity.js';
 import { ListCounts } from '../database/list-counts.js';
 import { GenerateSql } from '../database/generate-sql.js';

@@ -13,7 +13,7 @@ import {
 } from '../database/sql.js';
 import { domainNewPartsSql } from '../database/new-host-counts.js';
 import { jsonRow } from '../database/json-pages.js';
-import { ReplicaReads } from '../database/replicas.js';
+import { ReplicaReads } from '../database/db.js';
 import { ListCounts } from '../database/list-counts.js';
 import type { DomainSort } from './dto/list-domains.query.js';
 import { DomainEntity } from './entities/domain.entity.js';

@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { DatabaseInfo } from '../database/database.module.js';
 import { PgListener } from '../database/pg-listener.js';
 import { rows } from '../database/sql.js';
-import { poolOf } from '../database/replicas.js';
+import { Db } from '../database/db.js';
 
 /** The PostgreSQL channel that carries "a scan committed new hosts" between processes. */
 export const NEW_HOSTS_CHANNEL = 'subdomain_monitor_new_hosts';
@@ -32,7 +32,7 @@ export class NewHostSignal implements OnModuleDestroy {
     @InjectDataSource() private readonly db: DataSource,
     private readonly info: DatabaseInfo,
   ) {
-    this.listener = new PgListener(() => poolOf(db).options, NEW_HOSTS_CHANNEL, this.logger, {
+    this.listener = new PgListener(() => Db.of(db).primaryConfig, NEW_HOSTS_CHANNEL, this.logger, {
       notification: (payload) => {
         try {
           this.events.emit('signal', JSON.parse(payload) as NewHostsSignal);

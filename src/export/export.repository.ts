@@ -5,7 +5,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import type { DataSource } from 'typeorm';
 import { Environment } from '../config/environment.js';
 import { rows } from '../database/sql.js';
-import { isReplicaFailure, noteReplicaFallback, poolOf } from '../database/replicas.js';
+import { Db, isReplicaFailure, noteReplicaFallback } from '../database/db.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { CopyLines, type LastRow } from './copy-lines.js';
 import type { ExportFormat } from './dto/export.query.js';
@@ -139,16 +139,16 @@ export class ExportRepository {
 
   /** One batch on a replica, or on the primary when there is none or the replica fails before the first row. */
   private async copy(sql: string, lines: CopyLines, queue: ChunkQueue): Promise<LastRow | undefined> {
-    const { slaves } = this.db.driver as unknown as { slaves: Pool[] };
-    if (slaves.length) {
+    const replica = Db.of(this.db).replica();
+    if (replica) {
       try {
-        return await this.copyOn(slaves[Math.floor(Math.random() * slaves.length)], sql, lines, queue);
+        return await this.copyOn(replica, sql, lines, queue);
       } catch (error) {
         if (lines.rows > 0 || queue.closed || !isReplicaFailure(error)) throw error;
         noteReplicaFallback(error);
       }
     }
-    return this.copyOn(poolOf(this.db), sql, lines, queue);
+    return this.copyOn(Db.of(this.db).primary, sql, lines, queue);
   }
 
   /**

@@ -6,7 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
 import { type JsonPage, jsonPage } from '../database/json-pages.js';
-import { ReplicaReads } from '../database/replicas.js';
+import { ReplicaReads } from '../database/db.js';
 import { DomainHostDto, DomainNewHostDto, FeedHostDto, PlatformHostDto, SearchHostDto } from './dto/host.dto.js';
 import type { HostDnsDto, HttpProbeDto, TakeoverDto } from './model/knowledge.dto.js';
 import { ListCounts } from '../database/list-counts.js';

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../common/errors/app-error.js';
 import { sendError } from '../common/http/send-error.js';
 import { rows } from '../database/sql.js';
-import { poolOf } from '../database/replicas.js';
+import { Db } from '../database/db.js';
 import type { Metrics, MetricsSources } from './metrics.js';
 
 /** What a scrape reads from the app's data source; nothing until Nest has built it. */
@@ -12,7 +12,7 @@ export function databaseSources(dataSource: () => DataSource | undefined): Metri
   return {
     pool: () => {
       const source = dataSource();
-      const pool = source ? poolOf(source) : undefined;
+      const pool = source ? Db.of(source).primary : undefined;
       return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
     },
     workerLagSeconds: async () => {

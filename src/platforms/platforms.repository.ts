@@ -4,7 +4,7 @@ import type { Repository } from 'typeorm';
 import { pageWithCount, Params, type Statement } from '../database/sql.js';
 import { jsonPage, jsonRow } from '../database/json-pages.js';
 import { newHostPartsSql } from '../database/new-host-counts.js';
-import { ReplicaReads } from '../database/replicas.js';
+import { ReplicaReads } from '../database/db.js';
 import { PlatformEntity } from './entities/platform.entity.js';
 import { ListCounts } from '../database/list-counts.js';
 import { GenerateSql } from '../database/generate-sql.js';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isoSql, rows, type Statement } from '../database/sql.js';
 import { domainNewPartsSql, newHostPartsSql } from '../database/new-host-counts.js';
-import { ReplicaReads } from '../database/replicas.js';
+import { ReplicaReads } from '../database/db.js';
 import type { Bucket } from './dto/stats.query.js';
 import { GenerateSql } from '../database/generate-sql.js';
 import { NewCountsDto, StatsTotalsDto, TimeseriesPointDto, TopDomainDto } from './dto/stats.dto.js';
