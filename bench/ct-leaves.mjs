@@ -1,6 +1,6 @@
 // RFC 6962 leaves for the CT benchmark, as real logs hold them: 60 % precertificates, 1-100 names per certificate
-// (most have a few, some many, as SAN-heavy certificates do), and 1 % of entries naming a host under one of the
-// tracked roots root0.bench … root{roots-1}.bench. A small DER writer: the bytes are certificates a parser must
+// (most have a few, some many, as SAN-heavy certificates do), and a share `matching` (1 %) of entries naming hosts
+// under one of the tracked roots root0.bench … root{roots-1}.bench. A small DER writer: the bytes are certificates a parser must
 // walk, signed with a placeholder (nothing verifies a log entry's signature here).
 const der = (tag, ...parts) => {
   const body = Buffer.concat(parts);
@@ -67,13 +67,13 @@ function leaf(precert, serial, names) {
 }
 
 let serial = 1;
-export function makeLeaves(count, roots) {
+export function makeLeaves(count, roots, matchingShare = 0.01) {
   const r = random(count);
   const out = [];
   for (let i = 0; i < count; i++) {
     // 1-100 names, skewed towards few: most certificates name a host or two, a few name dozens.
     const n = Math.min(100, 1 + Math.floor(-Math.log(1 - r()) * 3 * (r() < 0.05 ? 10 : 1)));
-    const matching = r() < 0.01;
+    const matching = r() < matchingShare;
     const base = matching ? `root${Math.floor(r() * roots)}.bench` : `site${Math.floor(r() * 1e7)}.example`;
     const names = Array.from({ length: n }, (_, k) => (k === 0 ? base : `h${k}-${i}.${base}`));
     out.push(leaf(r() < 0.6, serial++, names));

@@ -1,14 +1,17 @@
 // A loopback RFC 6962 log for bench/ct-follow.mjs, in its own process (on the same two cores as the service):
 // get-sth and get-entries (at most 1,000 entries per answer, as the largest public logs serve) over leaves made at
-// start with the realistic mix of ct-leaves.mjs. It prints its URL; an IPC message { append: n } appends n more
-// leaves, each naming one new host of a tracked root (for the latency figure), and answers { appended: size };
+// start with the realistic mix of ct-leaves.mjs (CT_BENCH_MATCHING: the share of entries under tracked roots). It
+// prints its URL; an IPC message { append: n } appends n more leaves, each naming one new host of a tracked root
+// (for the latency figure), and answers { appended: size };
 // { grow: rate } makes the log grow by `rate` entries a second from then on (for the memory figure).
 import { createServer } from 'node:http';
 import { makeLeaves, matchingLeaf } from './ct-leaves.mjs';
 
-const leaves = makeLeaves(Number(process.env.CT_BENCH_ENTRIES), Number(process.env.CT_BENCH_ROOTS)).map((l) =>
-  l.toString('base64'),
-);
+const leaves = makeLeaves(
+  Number(process.env.CT_BENCH_ENTRIES),
+  Number(process.env.CT_BENCH_ROOTS),
+  Number(process.env.CT_BENCH_MATCHING ?? 0.01),
+).map((l) => l.toString('base64'));
 const server = createServer((req, res) => {
   const url = new URL(req.url, 'http://log');
   const json = (status, body) =>

@@ -115,26 +115,24 @@ export class CtLogsRepository {
         [log, workerId, range.from, range.to, hosts, leaseSeconds],
       );
       if (moved !== 1) throw new LeaseLost();
-      const gained: number[] = [];
-      for (const [domainId, names] of found) {
-        const counts = await w.seen(
-          domainId,
-          `SELECT unnest($2::text[]) AS host, ${SOURCE_BITS.ct}::smallint AS sources
-            WHERE EXISTS (SELECT 1 FROM domains WHERE id = $1 AND enabled)`,
-          [names],
-        );
-        if (counts.newCount + counts.reactivated === 0) continue;
+      // Every domain of the batch in one statement each, however many roots its entries spread over.
+      const pairs = [...found].flatMap(([domainId, names]) => names.map((host) => ({ domainId, host })));
+      const counts = await w.seenAcross(
+        `SELECT d.id AS domain_id, f.host, ${SOURCE_BITS.ct}::smallint AS sources
+           FROM unnest($1::int[], $2::text[]) f(domain_id, host) JOIN domains d ON d.id = f.domain_id AND d.enabled`,
+        [pairs.map((p) => p.domainId), pairs.map((p) => p.host)],
+      );
+      if (counts.length > 0) {
         await affected(
           m,
-          `UPDATE domains SET total_subdomains = total_subdomains + $2, active_subdomains = active_subdomains + $2 + $3
-            WHERE id = $1`,
-          [domainId, counts.newCount, counts.reactivated],
+          `UPDATE domains d SET total_subdomains = total_subdomains + c.added,
+                  active_subdomains = active_subdomains + c.added + c.back
+             FROM unnest($1::int[], $2::int[], $3::int[]) c(id, added, back) WHERE d.id = c.id`,
+          [counts.map((c) => c.domainId), counts.map((c) => c.newCount), counts.map((c) => c.reactivated)],
         );
-        if (counts.newCount > 0) {
-          await enqueueCtDeliveries(m, domainId, this.env.CT_WEBHOOK_GATHER_SECONDS);
-          gained.push(domainId);
-        }
       }
+      const gained = counts.filter((c) => c.newCount > 0).map((c) => c.domainId);
+      await enqueueCtDeliveries(m, gained, this.env.CT_WEBHOOK_GATHER_SECONDS);
       return gained;
     });
   }

@@ -60,25 +60,22 @@ WHERE
 WITH
   input AS (
     SELECT
+      domain_id,
       host,
       bit_or(sources)::smallint AS sources
     FROM
       (
         SELECT
-          unnest($2::TEXT[]) AS host,
+          d.id AS domain_id,
+          f.host,
           1::smallint AS sources
-        WHERE
-          EXISTS (
-            SELECT
-              1
-            FROM
-              domains
-            WHERE
-              id = $1
-              AND enabled
-          )
+        FROM
+          unnest($1::INT[], $2::TEXT[]) f (domain_id, host)
+          JOIN domains d ON d.id = f.domain_id
+          AND d.enabled
       ) s
     GROUP BY
+      domain_id,
       host
   ),
   existing AS (
@@ -88,9 +85,8 @@ WITH
       i.sources
     FROM
       hosts h
-      JOIN input i ON i.host = h.host
-    WHERE
-      h.domain_id = $1
+      JOIN input i ON i.domain_id = h.domain_id
+      AND i.host = h.host
   ),
   touched AS (
     UPDATE hosts h
@@ -104,6 +100,7 @@ WITH
       h.id = e.id
     RETURNING
       h.id,
+      h.domain_id,
       e.is_active AS was_active
   ),
   back AS (
@@ -112,7 +109,7 @@ WITH
     SELECT
       'host_back',
       id,
-      $1
+      domain_id
     FROM
       touched
     WHERE
@@ -122,7 +119,7 @@ WITH
     INSERT INTO
       hosts (domain_id, host, first_seen_at, last_seen_at, sources)
     SELECT
-      $1,
+      i.domain_id,
       i.host,
       now(),
       now(),
@@ -136,16 +133,17 @@ WITH
         FROM
           hosts h
         WHERE
-          h.domain_id = $1
+          h.domain_id = i.domain_id
           AND h.host = i.host
       )
     ON CONFLICT (domain_id, host) DO NOTHING
     RETURNING
       id,
+      domain_id,
       host
   ),
   excluded AS (
-    -- A new host an exclusion rule of the domain names is recorded out of scope (see migration ScopeRules).
+    -- A new host an exclusion rule of its domain names is recorded out of scope (see migration ScopeRules).
     INSERT INTO
       host_intel (host_id, out_of_scope)
     SELECT
@@ -160,28 +158,33 @@ WITH
         FROM
           scope_rules r
         WHERE
-          r.domain_id = $1
+          r.domain_id = a.domain_id
           AND a.host ~ r.regex
       )
+  ),
+  per_domain AS (
+    SELECT
+      a.domain_id,
+      d.platform_slug,
+      count(*)::int AS n
+    FROM
+      added a
+      JOIN domains d ON d.id = a.domain_id
+    GROUP BY
+      a.domain_id,
+      d.platform_slug
   ),
   counted AS (
     INSERT INTO
       new_host_counts (HOUR, platform_slug, n)
     SELECT
       date_trunc('hour', now(), 'UTC'),
-      (
-        SELECT
-          platform_slug
-        FROM
-          domains
-        WHERE
-          id = $1
-      ),
-      count(*)
+      platform_slug,
+      sum(n)
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
+    GROUP BY
+      platform_slug
     ON CONFLICT (HOUR, platform_slug) DO UPDATE
     SET
       n = new_host_counts.n + EXCLUDED.n
@@ -191,19 +194,12 @@ WITH
       new_host_minutes (MINUTE, platform_slug, n)
     SELECT
       date_trunc('minute', now(), 'UTC'),
-      (
-        SELECT
-          platform_slug
-        FROM
-          domains
-        WHERE
-          id = $1
-      ),
-      count(*)
+      platform_slug,
+      sum(n)
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
+    GROUP BY
+      platform_slug
     ON CONFLICT (MINUTE, platform_slug) DO UPDATE
     SET
       n = new_host_minutes.n + EXCLUDED.n
@@ -212,13 +208,11 @@ WITH
     INSERT INTO
       domain_new_host_counts (domain_id, HOUR, n)
     SELECT
-      $1,
+      domain_id,
       date_trunc('hour', now(), 'UTC'),
-      count(*)
+      n
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
     ON CONFLICT (domain_id, HOUR) DO UPDATE
     SET
       n = domain_new_host_counts.n + EXCLUDED.n
@@ -227,49 +221,59 @@ WITH
     INSERT INTO
       domain_new_host_days (domain_id, DAY, n)
     SELECT
-      $1,
+      domain_id,
       date_trunc('day', now(), 'UTC'),
-      count(*)
+      n
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
     ON CONFLICT (domain_id, DAY) DO UPDATE
     SET
       n = domain_new_host_days.n + EXCLUDED.n
   )
 SELECT
+  domain_id AS "domainId",
+  sum(added)::int AS "newCount",
+  sum(back)::int AS reactivated
+FROM
   (
     SELECT
-      count(*)
+      domain_id,
+      n AS added,
+      0 AS back
     FROM
-      added
-  )::int AS "newCount",
-  (
+      per_domain
+    UNION ALL
     SELECT
-      count(*)
+      domain_id,
+      0,
+      1
     FROM
       touched
     WHERE
       NOT was_active
-  )::int AS reactivated;
-UPDATE domains
+  ) c
+GROUP BY
+  domain_id;
+UPDATE domains d
 SET
-  total_subdomains = total_subdomains + $2,
-  active_subdomains = active_subdomains + $2 + $3
+  total_subdomains = total_subdomains + c.added,
+  active_subdomains = active_subdomains + c.added + c.back
+FROM
+  unnest($1::INT[], $2::INT[], $3::INT[]) c (id, added, back)
 WHERE
-  id = $1;
+  d.id = c.id;
 WITH
   targets AS (
     SELECT
       w.id,
+      w.domain_id,
       (
         SELECT
           count(*)::int
         FROM
           hosts h
         WHERE
-          h.domain_id = $1
+          h.domain_id = w.domain_id
           AND h.first_seen_at = now()
           AND NOT EXISTS (
             SELECT
@@ -297,10 +301,11 @@ WITH
       (
         SELECT
           w.id,
-          w.scope
+          w.scope,
+          d.id AS domain_id
         FROM
           webhooks w
-          JOIN domains d ON d.id = $1
+          JOIN domains d ON d.id = ANY ($1::INT[])
         WHERE
           (
             w.domain_ids IS NULL
@@ -317,6 +322,7 @@ WITH
   told AS (
     SELECT
       id,
+      domain_id,
       n
     FROM
       targets
@@ -332,31 +338,35 @@ WITH
       told t
     WHERE
       x.webhook_id = t.id
-      AND x.domain_id = $1
+      AND x.domain_id = t.domain_id
       AND x.scan_id IS NULL
       AND x.kind = 'new_hosts'
       AND x.attempts = 0
       AND x.done_at IS NULL
     RETURNING
-      x.webhook_id
+      x.webhook_id,
+      x.domain_id
   )
 INSERT INTO
   webhook_deliveries (webhook_id, domain_id, window_from, window_to, new_count, next_attempt_at)
 SELECT
   id,
-  $1,
+  domain_id,
   now(),
   now(),
   n,
   now() + make_interval(secs => $2)
 FROM
-  told
+  told t
 WHERE
-  id NOT IN (
+  NOT EXISTS (
     SELECT
-      webhook_id
+      1
     FROM
-      widened
+      widened x
+    WHERE
+      x.webhook_id = t.id
+      AND x.domain_id = t.domain_id
   );
 
 -- CtLogsRepository.recordError

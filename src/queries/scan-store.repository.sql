@@ -25,19 +25,28 @@ SELECT
 WITH
   input AS (
     SELECT
+      domain_id,
       host,
       bit_or(sources)::smallint AS sources
     FROM
       (
         SELECT
-          c.host,
-          coalesce(n.sources, 0) AS sources
+          $1::int AS domain_id,
+          s.host,
+          s.sources
         FROM
-          unnest($2::TEXT[]) c (host)
-          LEFT JOIN scan_names n ON n.scan_id = $3
-          AND n.host = c.host
+          (
+            SELECT
+              c.host,
+              coalesce(n.sources, 0) AS sources
+            FROM
+              unnest($2::TEXT[]) c (host)
+              LEFT JOIN scan_names n ON n.scan_id = $3
+              AND n.host = c.host
+          ) s
       ) s
     GROUP BY
+      domain_id,
       host
   ),
   existing AS (
@@ -47,9 +56,8 @@ WITH
       i.sources
     FROM
       hosts h
-      JOIN input i ON i.host = h.host
-    WHERE
-      h.domain_id = $1
+      JOIN input i ON i.domain_id = h.domain_id
+      AND i.host = h.host
   ),
   touched AS (
     UPDATE hosts h
@@ -63,6 +71,7 @@ WITH
       h.id = e.id
     RETURNING
       h.id,
+      h.domain_id,
       e.is_active AS was_active
   ),
   back AS (
@@ -71,7 +80,7 @@ WITH
     SELECT
       'host_back',
       id,
-      $1
+      domain_id
     FROM
       touched
     WHERE
@@ -81,7 +90,7 @@ WITH
     INSERT INTO
       hosts (domain_id, host, first_seen_at, last_seen_at, sources)
     SELECT
-      $1,
+      i.domain_id,
       i.host,
       now(),
       now(),
@@ -95,16 +104,17 @@ WITH
         FROM
           hosts h
         WHERE
-          h.domain_id = $1
+          h.domain_id = i.domain_id
           AND h.host = i.host
       )
     ON CONFLICT (domain_id, host) DO NOTHING
     RETURNING
       id,
+      domain_id,
       host
   ),
   excluded AS (
-    -- A new host an exclusion rule of the domain names is recorded out of scope (see migration ScopeRules).
+    -- A new host an exclusion rule of its domain names is recorded out of scope (see migration ScopeRules).
     INSERT INTO
       host_intel (host_id, out_of_scope)
     SELECT
@@ -119,28 +129,33 @@ WITH
         FROM
           scope_rules r
         WHERE
-          r.domain_id = $1
+          r.domain_id = a.domain_id
           AND a.host ~ r.regex
       )
+  ),
+  per_domain AS (
+    SELECT
+      a.domain_id,
+      d.platform_slug,
+      count(*)::int AS n
+    FROM
+      added a
+      JOIN domains d ON d.id = a.domain_id
+    GROUP BY
+      a.domain_id,
+      d.platform_slug
   ),
   counted AS (
     INSERT INTO
       new_host_counts (HOUR, platform_slug, n)
     SELECT
       date_trunc('hour', now(), 'UTC'),
-      (
-        SELECT
-          platform_slug
-        FROM
-          domains
-        WHERE
-          id = $1
-      ),
-      count(*)
+      platform_slug,
+      sum(n)
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
+    GROUP BY
+      platform_slug
     ON CONFLICT (HOUR, platform_slug) DO UPDATE
     SET
       n = new_host_counts.n + EXCLUDED.n
@@ -150,19 +165,12 @@ WITH
       new_host_minutes (MINUTE, platform_slug, n)
     SELECT
       date_trunc('minute', now(), 'UTC'),
-      (
-        SELECT
-          platform_slug
-        FROM
-          domains
-        WHERE
-          id = $1
-      ),
-      count(*)
+      platform_slug,
+      sum(n)
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
+    GROUP BY
+      platform_slug
     ON CONFLICT (MINUTE, platform_slug) DO UPDATE
     SET
       n = new_host_minutes.n + EXCLUDED.n
@@ -171,13 +179,11 @@ WITH
     INSERT INTO
       domain_new_host_counts (domain_id, HOUR, n)
     SELECT
-      $1,
+      domain_id,
       date_trunc('hour', now(), 'UTC'),
-      count(*)
+      n
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
     ON CONFLICT (domain_id, HOUR) DO UPDATE
     SET
       n = domain_new_host_counts.n + EXCLUDED.n
@@ -186,32 +192,39 @@ WITH
     INSERT INTO
       domain_new_host_days (domain_id, DAY, n)
     SELECT
-      $1,
+      domain_id,
       date_trunc('day', now(), 'UTC'),
-      count(*)
+      n
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
     ON CONFLICT (domain_id, DAY) DO UPDATE
     SET
       n = domain_new_host_days.n + EXCLUDED.n
   )
 SELECT
+  domain_id AS "domainId",
+  sum(added)::int AS "newCount",
+  sum(back)::int AS reactivated
+FROM
   (
     SELECT
-      count(*)
+      domain_id,
+      n AS added,
+      0 AS back
     FROM
-      added
-  )::int AS "newCount",
-  (
+      per_domain
+    UNION ALL
     SELECT
-      count(*)
+      domain_id,
+      0,
+      1
     FROM
       touched
     WHERE
       NOT was_active
-  )::int AS reactivated;
+  ) c
+GROUP BY
+  domain_id;
 UPDATE scans
 SET
   new_count = new_count + $2,
@@ -502,19 +515,28 @@ SELECT
 WITH
   input AS (
     SELECT
+      domain_id,
       host,
       bit_or(sources)::smallint AS sources
     FROM
       (
         SELECT
-          host,
-          sources
+          $1::int AS domain_id,
+          s.host,
+          s.sources
         FROM
-          scan_names
-        WHERE
-          scan_id = $2
+          (
+            SELECT
+              host,
+              sources
+            FROM
+              scan_names
+            WHERE
+              scan_id = $2
+          ) s
       ) s
     GROUP BY
+      domain_id,
       host
   ),
   existing AS (
@@ -524,9 +546,8 @@ WITH
       i.sources
     FROM
       hosts h
-      JOIN input i ON i.host = h.host
-    WHERE
-      h.domain_id = $1
+      JOIN input i ON i.domain_id = h.domain_id
+      AND i.host = h.host
   ),
   touched AS (
     UPDATE hosts h
@@ -540,6 +561,7 @@ WITH
       h.id = e.id
     RETURNING
       h.id,
+      h.domain_id,
       e.is_active AS was_active
   ),
   back AS (
@@ -548,7 +570,7 @@ WITH
     SELECT
       'host_back',
       id,
-      $1
+      domain_id
     FROM
       touched
     WHERE
@@ -558,7 +580,7 @@ WITH
     INSERT INTO
       hosts (domain_id, host, first_seen_at, last_seen_at, sources)
     SELECT
-      $1,
+      i.domain_id,
       i.host,
       now(),
       now(),
@@ -572,16 +594,17 @@ WITH
         FROM
           hosts h
         WHERE
-          h.domain_id = $1
+          h.domain_id = i.domain_id
           AND h.host = i.host
       )
     ON CONFLICT (domain_id, host) DO NOTHING
     RETURNING
       id,
+      domain_id,
       host
   ),
   excluded AS (
-    -- A new host an exclusion rule of the domain names is recorded out of scope (see migration ScopeRules).
+    -- A new host an exclusion rule of its domain names is recorded out of scope (see migration ScopeRules).
     INSERT INTO
       host_intel (host_id, out_of_scope)
     SELECT
@@ -596,28 +619,33 @@ WITH
         FROM
           scope_rules r
         WHERE
-          r.domain_id = $1
+          r.domain_id = a.domain_id
           AND a.host ~ r.regex
       )
+  ),
+  per_domain AS (
+    SELECT
+      a.domain_id,
+      d.platform_slug,
+      count(*)::int AS n
+    FROM
+      added a
+      JOIN domains d ON d.id = a.domain_id
+    GROUP BY
+      a.domain_id,
+      d.platform_slug
   ),
   counted AS (
     INSERT INTO
       new_host_counts (HOUR, platform_slug, n)
     SELECT
       date_trunc('hour', now(), 'UTC'),
-      (
-        SELECT
-          platform_slug
-        FROM
-          domains
-        WHERE
-          id = $1
-      ),
-      count(*)
+      platform_slug,
+      sum(n)
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
+    GROUP BY
+      platform_slug
     ON CONFLICT (HOUR, platform_slug) DO UPDATE
     SET
       n = new_host_counts.n + EXCLUDED.n
@@ -627,19 +655,12 @@ WITH
       new_host_minutes (MINUTE, platform_slug, n)
     SELECT
       date_trunc('minute', now(), 'UTC'),
-      (
-        SELECT
-          platform_slug
-        FROM
-          domains
-        WHERE
-          id = $1
-      ),
-      count(*)
+      platform_slug,
+      sum(n)
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
+    GROUP BY
+      platform_slug
     ON CONFLICT (MINUTE, platform_slug) DO UPDATE
     SET
       n = new_host_minutes.n + EXCLUDED.n
@@ -648,13 +669,11 @@ WITH
     INSERT INTO
       domain_new_host_counts (domain_id, HOUR, n)
     SELECT
-      $1,
+      domain_id,
       date_trunc('hour', now(), 'UTC'),
-      count(*)
+      n
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
     ON CONFLICT (domain_id, HOUR) DO UPDATE
     SET
       n = domain_new_host_counts.n + EXCLUDED.n
@@ -663,32 +682,39 @@ WITH
     INSERT INTO
       domain_new_host_days (domain_id, DAY, n)
     SELECT
-      $1,
+      domain_id,
       date_trunc('day', now(), 'UTC'),
-      count(*)
+      n
     FROM
-      added
-    HAVING
-      count(*) > 0
+      per_domain
     ON CONFLICT (domain_id, DAY) DO UPDATE
     SET
       n = domain_new_host_days.n + EXCLUDED.n
   )
 SELECT
+  domain_id AS "domainId",
+  sum(added)::int AS "newCount",
+  sum(back)::int AS reactivated
+FROM
   (
     SELECT
-      count(*)
+      domain_id,
+      n AS added,
+      0 AS back
     FROM
-      added
-  )::int AS "newCount",
-  (
+      per_domain
+    UNION ALL
     SELECT
-      count(*)
+      domain_id,
+      0,
+      1
     FROM
       touched
     WHERE
       NOT was_active
-  )::int AS reactivated;
+  ) c
+GROUP BY
+  domain_id;
 UPDATE scans
 SET
   new_count = new_count + $2,
@@ -783,7 +809,8 @@ FROM
   (
     SELECT
       w.id,
-      w.scope
+      w.scope,
+      d.id AS domain_id
     FROM
       webhooks w
       JOIN domains d ON d.id = $1

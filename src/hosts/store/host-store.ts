@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type ClassifiedAnswer, recordAnswers } from './host-dns.sql.js';
 import { type HostProbe, recordProbes } from './host-http.sql.js';
 import { applyScopeRules } from './host-scope.sql.js';
-import { type HostCounts, upsertSeenHosts, writing } from './host-writes.js';
+import { type DomainHostCounts, type HostCounts, upsertSeenHosts, writing } from './host-writes.js';
 import { recordZones, type ZoneAnswer } from './wildcard.sql.js';
 
 /**
@@ -24,7 +24,6 @@ export class HostStore {
     });
   }
 }
-
 /**
  * A transaction of the store. Its statements are set-based, one each; `manager` runs the caller's own statements
  * (a scan's row, a CT log's position) in the same transaction, so a page or a slice commits whole.
@@ -32,9 +31,22 @@ export class HostStore {
 export class HostWriter {
   constructor(readonly manager: EntityManager) {}
 
-  /** Hosts seen now (see upsertSeenHosts): `source` yields (host, sources) given $2, $1 being the domain. */
-  seen(domainId: number, source: string, params: unknown[]): Promise<HostCounts> {
-    return upsertSeenHosts(this.manager, domainId, source, params);
+  /** One domain's hosts seen now (see upsertSeenHosts): `source` yields (host, sources) given $2, $1 being the domain. */
+  async seen(domainId: number, source: string, params: unknown[]): Promise<HostCounts> {
+    const [counts] = await upsertSeenHosts(
+      this.manager,
+      `SELECT $1::int AS domain_id, s.host, s.sources FROM (${source}) s`,
+      [domainId, ...params],
+    );
+    return { newCount: counts?.newCount ?? 0, reactivated: counts?.reactivated ?? 0 };
+  }
+
+  /**
+   * Hosts of many domains seen now, in one statement (see upsertSeenHosts): `source` yields (domain_id, host,
+   * sources) from `params`. Returns the domains that gained or got back a host.
+   */
+  seenAcross(source: string, params: unknown[]): Promise<DomainHostCounts[]> {
+    return upsertSeenHosts(this.manager, source, params);
   }
 
   /** DNS answers with their takeover verdicts (see recordAnswers); returns how many changes they raised. */
