@@ -8,6 +8,8 @@ import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
 import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
 import { NewHostSignal } from '../src/events/new-host-signal.js';
+import { ApiKeysService, MAX_ACTIVE_KEYS_PER_USER } from '../src/auth/api-keys.service.js';
+import { UsersService } from '../src/users/users.service.js';
 
 const EVENT_ID = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)_(\d+)$/;
 
@@ -139,6 +141,59 @@ describe('GET /subdomains/stream', () => {
       await Promise.all(opened.map((c) => c.close()));
       await small.close();
     }
+  });
+
+  it("counts a user's streams over all their keys: more keys win no more places, and other users keep theirs", async () => {
+    const small = await startTestApp({ STREAM_MAX_PER_KEY: 2, STREAM_MAX_CLIENTS: 4 });
+    const opened: SseClient[] = [];
+    const connect = async (token: string) => {
+      const client = await SseClient.open(`${small.baseUrl}/api/v1/subdomains/stream`, bearer(token));
+      opened.push(client);
+      return client;
+    };
+    try {
+      const users = small.app.get(UsersService);
+      const keys = small.app.get(ApiKeysService);
+      const alice = await users.create('alice@example.com', undefined, 'a long enough password');
+      const bob = await users.create('bob@example.com', undefined, 'a long enough password');
+      const [a1, a2, a3] = await Promise.all(
+        ['one', 'two', 'three'].map(async (n) => (await keys.create(n, alice.id, ['read'])).token),
+      );
+      const b1 = (await keys.create('one', bob.id, ['read'])).token;
+
+      expect([(await connect(a1)).status, (await connect(a2)).status]).toEqual([200, 200]);
+      // Alice's other keys find no place of hers left.
+      for (const token of [a1, a2, a3]) {
+        const refused = await connect(token);
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+        expect(refused.body).toEqual({
+          error: { code: 'service_unavailable', message: expect.stringMatching(/owner/) },
+          request_id: refused.headers.get('x-request-id'),
+        });
+      }
+      // Bob still gets his.
+      expect([(await connect(b1)).status, (await connect(b1)).status]).toEqual([200, 200]);
+    } finally {
+      await Promise.all(opened.map((c) => c.close()));
+      await small.close();
+    }
+  });
+
+  it(`caps a user's active keys at ${MAX_ACTIVE_KEYS_PER_USER}; revoking one makes room`, async () => {
+    const users = t.app.get(UsersService);
+    const keys = t.app.get(ApiKeysService);
+    const carol = await users.create('carol-keys@example.com', undefined, 'a long enough password');
+    const made = [];
+    for (let i = 0; i < MAX_ACTIVE_KEYS_PER_USER; i++) made.push((await keys.create(`k${i}`, carol.id, ['read'])).key);
+    await expect(keys.create('one more', carol.id, ['read'])).rejects.toMatchObject({
+      code: 'invalid_body',
+      message: expect.stringMatching(/at most 25 active keys/),
+    });
+    await keys.revoke(made[0].id);
+    expect((await keys.create('one more', carol.id, ['read'])).token).toMatch(/^sm_live_/);
+    // Operator keys belong to no user and are not capped.
+    for (let i = 0; i <= MAX_ACTIVE_KEYS_PER_USER; i++) await keys.create(`operator-${i}`, 'operator', ['read']);
   });
 
   it('answers hostile filters and ids with a stream or the contract error, never a 500', async () => {

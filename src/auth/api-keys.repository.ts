@@ -85,6 +85,12 @@ export class ApiKeysRepository {
     return this.keys.find({ where: userId === undefined ? {} : { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  /** How many active keys a user holds (api_keys_user_active_name_idx leads with user_id). */
+  @GenerateSql({ params: ['00000000-0000-4000-8000-000000000002'] })
+  countActive(userId: string): Promise<number> {
+    return this.keys.count({ where: { userId, revokedAt: IsNull() } });
+  }
+
   @GenerateSql({ params: ['laptop'] })
   async activeIdsNamed(name: string): Promise<string[]> {
     const found = await this.keys.find({ where: { name, revokedAt: IsNull() }, select: { id: true } });

@@ -13,6 +13,22 @@ export interface AuthenticatedKey {
   scopes: Scope[];
 }
 
+/**
+ * Most active keys one user holds: enough for every tool and machine a person runs, few enough that limits
+ * counted per owner (streams) cannot be multiplied by creating keys. Operator keys (no user) are not capped.
+ */
+export const MAX_ACTIVE_KEYS_PER_USER = 25;
+
+/**
+ * Who a key's use counts against: its user when it has one (users' ids are UUIDs), else the key itself (operator
+ * keys, which name no user). The dashboard's session counts as its user, so a user's keys and browser tabs share.
+ */
+export const ownerOf = (key: Pick<AuthenticatedKey, 'id' | 'userId'>): string =>
+  UUID.test(key.userId) ? userOwner(key.userId) : `key:${key.id}`;
+
+/** A user as an owner (see ownerOf): their keys and their dashboard session count together. */
+export const userOwner = (userId: string): string => `user:${userId}`;
+
 export class KeyError extends AppError {
   constructor(message: string, code: ErrorCode = 'invalid_body') {
     super(code, message);
@@ -39,6 +55,9 @@ export class ApiKeysService {
     if (hasControlCharacters(name)) throw new KeyError(CONTROL_CHARACTERS_PROBLEM('name'));
     if (!/^\S(.{0,98}\S)?$/.test(name))
       throw new KeyError('name must be 1 to 100 characters, not starting or ending with a space');
+    if (UUID.test(userId) && (await this.keys.countActive(userId)) >= MAX_ACTIVE_KEYS_PER_USER) {
+      throw new KeyError(`a user holds at most ${MAX_ACTIVE_KEYS_PER_USER} active keys: revoke one first`);
+    }
     const token = generateToken();
     try {
       const key = await this.keys.insert({

@@ -33,7 +33,7 @@ export class StreamEnvironment {
     min: 1,
     max: 100_000,
     description:
-      'Most /subdomains/stream connections one API key holds open at once, per process; more are answered 503.',
+      'Most /subdomains/stream connections one owner holds open at once, per process, over all their API keys and dashboard tabs (an operator key counts alone); more are answered 503.',
   })
   STREAM_MAX_PER_KEY: number;
 }

@@ -106,6 +106,17 @@ ORDER BY
   "ApiKeyEntity"."created_at" ASC,
   "ApiKeyEntity"."id" ASC;
 
+-- ApiKeysRepository.countActive
+SELECT
+  COUNT(1) AS "cnt"
+FROM
+  "api_keys" "ApiKeyEntity"
+WHERE
+  (
+    ("ApiKeyEntity"."user_id" = $1)
+    AND ("ApiKeyEntity"."revoked_at" IS NULL)
+  );
+
 -- ApiKeysRepository.activeIdsNamed
 SELECT
   "ApiKeyEntity"."id" AS "ApiKeyEntity_id"

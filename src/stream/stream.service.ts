@@ -1,9 +1,7 @@
-import { once } from 'node:events';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error.js';
 import { HttpDrain } from '../common/http/http-drain.js';
-import { Rerun } from '../common/rerun.js';
 import { Environment } from '../config/environment.js';
 import { DomainsService } from '../domains/domains.service.js';
 import { formatEventId, parseEventId, type StreamQuery } from './dto/stream.query.js';
@@ -11,25 +9,15 @@ import { EventsRepository } from '../events/events.repository.js';
 import type { EventType } from '../events/dto/events.query.js';
 import { toEventDto } from '../events/dto/event.dto.js';
 import { formatEventId as formatChangeId, parseEventId as parseChangeId } from '../events/dto/events.query.js';
-import { NewHostSignal, type NewHostsSignal } from '../events/new-host-signal.js';
-import { type Horizon, HorizonRepository } from '../events/horizon.repository.js';
+import { NewHostSignal } from '../events/new-host-signal.js';
+import { HorizonRepository } from '../events/horizon.repository.js';
 import { type StreamFilter, type StreamHost, StreamRepository } from './stream.repository.js';
+import { type StreamFeed, StreamSession } from './stream-session.js';
 
-/** Hosts read per statement; a stream behind by more reads again at once. */
-const BATCH = 500;
-/** What a client waits before reconnecting (the `retry` field). */
-const RETRY_MS = 2000;
 /** What a client refused a place (too many streams) is told to wait before trying again (Retry-After). */
 const BUSY_RETRY_SECONDS = 5;
-/** The longest wait between two looks for hosts a signal announced and the horizon still holds back. */
-const RELOOK_MAX_MS = 2000;
 /** A horizon this far behind now means an open transaction is holding every stream back: say so in the log. */
 const LAG_WARNING_SECONDS = 60;
-
-/** The opening event: where the stream starts (its id, and `after` in its data) and whether it resumed. */
-function readyEvent(id: string, resumed: boolean): string {
-  return `retry: ${RETRY_MS}\nid: ${id}\nevent: ready\ndata: ${JSON.stringify({ after: id, resumed })}\n\n`;
-}
 
 /** One host as an SSE event. */
 function hostEvent(host: StreamHost): string {
@@ -41,13 +29,6 @@ function hostEvent(host: StreamHost): string {
     sources: host.sources,
   };
   return `id: ${formatEventId({ ts: host.first_seen_at, id: host.id })}\nevent: host\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
-/** What a stream reads: where the horizon is, and the events after an id and before it, as SSE frames. */
-interface StreamFeed {
-  horizon(): Promise<Horizon>;
-  /** Frames after the event id `after` and before `before`, oldest first, with the id of each. */
-  read(after: string, before: string, limit: number): Promise<{ id: string; frame: string }[]>;
 }
 
 /** The hosts keyset: one `event: host` per host recorded (the stream without `types`). */
@@ -92,10 +73,11 @@ export class StreamService implements OnModuleDestroy {
   /** Streams being opened: they count against STREAM_MAX_CLIENTS from the start. */
   private opening = 0;
   /**
-   * Streams open or being opened, per API key: STREAM_MAX_PER_KEY of them, so one key cannot hold every place.
-   * Per process, as STREAM_MAX_CLIENTS is: behind a balancer a key may hold that many on each API process.
+   * Streams open or being opened, per owner (see ownerOf: a user, with all their keys and dashboard tabs, or an
+   * operator key): STREAM_MAX_PER_KEY of them, so one owner cannot hold every place however many keys they make.
+   * Per process, as STREAM_MAX_CLIENTS is: behind a balancer an owner may hold that many on each API process.
    */
-  private readonly perKey = new Map<string, number>();
+  private readonly perOwner = new Map<string, number>();
   private lagWarnedAt = 0;
 
   constructor(
@@ -117,7 +99,7 @@ export class StreamService implements OnModuleDestroy {
   }
 
   /** Validates the request and opens the stream: errors before it opens are the contract's JSON errors. */
-  async open(query: StreamQuery, lastEventId: string | undefined, keyId: string, server: object): Promise<Readable> {
+  async open(query: StreamQuery, lastEventId: string | undefined, owner: string, server: object): Promise<Readable> {
     const resume = lastEventId?.trim() || query.last_event_id;
     const changes = query.types !== undefined;
     const valid = resume === undefined || (changes ? parseChangeId(resume) : parseEventId(resume)) !== null;
@@ -130,11 +112,11 @@ export class StreamService implements OnModuleDestroy {
     if (this.sessions.size + this.opening >= this.env.STREAM_MAX_CLIENTS) {
       throw busy('This process serves as many streams as it may; retry shortly');
     }
-    if ((this.perKey.get(keyId) ?? 0) >= this.env.STREAM_MAX_PER_KEY) {
-      throw busy('This API key holds as many open streams as one key may; close one, or retry shortly');
+    if ((this.perOwner.get(owner) ?? 0) >= this.env.STREAM_MAX_PER_KEY) {
+      throw busy('The owner of this API key holds as many open streams as one owner may; close one, or retry shortly');
     }
     this.opening++;
-    this.perKey.set(keyId, (this.perKey.get(keyId) ?? 0) + 1);
+    this.perOwner.set(owner, (this.perOwner.get(owner) ?? 0) + 1);
     let session: StreamSession;
     try {
       const filter: StreamFilter = {
@@ -156,7 +138,7 @@ export class StreamService implements OnModuleDestroy {
         this.noteLag(lag),
       );
     } catch (e) {
-      this.release(keyId);
+      this.release(owner);
       throw e;
     } finally {
       this.opening--;
@@ -167,7 +149,7 @@ export class StreamService implements OnModuleDestroy {
     // The body closes when the stream ends for any reason: its client went away, or the process is stopping.
     session.body.once('close', () => {
       this.sessions.delete(session);
-      this.release(keyId);
+      this.release(owner);
       unsubscribe();
       undrain?.();
     });
@@ -178,10 +160,10 @@ export class StreamService implements OnModuleDestroy {
     for (const session of this.sessions) session.end();
   }
 
-  private release(keyId: string): void {
-    const left = (this.perKey.get(keyId) ?? 1) - 1;
-    if (left > 0) this.perKey.set(keyId, left);
-    else this.perKey.delete(keyId);
+  private release(owner: string): void {
+    const left = (this.perOwner.get(owner) ?? 1) - 1;
+    if (left > 0) this.perOwner.set(owner, left);
+    else this.perOwner.delete(owner);
   }
 
   private noteLag(seconds: number): void {
@@ -197,116 +179,4 @@ export class StreamService implements OnModuleDestroy {
 /** The answer when no place is free: 503 in the contract's shape, with when to try again. */
 function busy(message: string): AppError {
   return new AppError('service_unavailable', message, { retryAfterSeconds: BUSY_RETRY_SECONDS });
-}
-
-class StreamSession {
-  readonly body = new PassThrough();
-  private readonly timers: NodeJS.Timeout[];
-  private readonly closed = new AbortController();
-  private readonly pumping = new Rerun(() => this.pump());
-  private wroteAt = Date.now();
-  private warned = false;
-  /** A signal came that the next pump has not yet looked at. */
-  private signalPending = false;
-  /**
-   * The database's time at the first pump after a signal: the hosts that signal announced began before it. While
-   * the horizon is short of it, an open transaction holds them back, and the stream looks again soon rather than
-   * waiting for the next signal or poll.
-   */
-  private awaiting: string | null = null;
-  private retryMs = 0;
-  private retry: NodeJS.Timeout | null = null;
-  private readonly pollMs: number;
-
-  constructor(
-    env: Environment,
-    private readonly feed: StreamFeed,
-    private readonly logger: Logger,
-    private readonly filter: StreamFilter,
-    private position: string,
-    resumed: boolean,
-    private readonly onLag: (seconds: number) => void,
-  ) {
-    // The starting position as the last event id, so a client that reconnects before any host arrives resumes
-    // from it rather than from a later tail. It rides on an event with data: parsers that follow the older
-    // reading of the SSE spec (the eventsource npm package among them) drop an id that comes without data.
-    this.write(readyEvent(position, resumed));
-    const heartbeatMs = env.STREAM_HEARTBEAT_SECONDS * 1000;
-    this.pollMs = env.STREAM_POLL_SECONDS * 1000;
-    this.timers = [
-      setInterval(() => void this.pumping.run(), env.STREAM_POLL_SECONDS * 1000),
-      setInterval(() => Date.now() - this.wroteAt >= heartbeatMs - 50 && this.write(': heartbeat\n\n'), heartbeatMs),
-    ];
-    this.body.once('close', () => {
-      this.closed.abort();
-      this.timers.forEach(clearInterval);
-      if (this.retry) clearTimeout(this.retry);
-    });
-    void this.pumping.run();
-  }
-
-  /** A scan committed new hosts: look now, when they may be this stream's (null: anything may have changed). */
-  signalled(signal: NewHostsSignal | null): void {
-    const { domainId, platform } = this.filter;
-    if (signal && domainId !== undefined && signal.domain_id !== domainId) return;
-    if (signal && platform && signal.platform !== platform) return;
-    this.signalPending = true;
-    void this.pumping.run();
-  }
-
-  end(): void {
-    if (!this.body.writableEnded) this.body.end();
-  }
-
-  /** Writes every host after the position and before the horizon, a batch at a time, waiting for slow readers. */
-  private async pump(): Promise<void> {
-    try {
-      const signalled = this.signalPending;
-      this.signalPending = false;
-      const horizon = await this.feed.horizon();
-      this.onLag(horizon.lag_seconds);
-      if (signalled && (this.awaiting === null || this.awaiting < horizon.now)) this.awaiting = horizon.now;
-      this.lookAgainIfHeldBack(horizon.ts);
-      let frames: { id: string; frame: string }[];
-      do {
-        frames = await this.feed.read(this.position, horizon.ts, BATCH);
-        if (this.closed.signal.aborted || this.body.writableEnded || frames.length === 0) return;
-        this.position = frames[frames.length - 1].id;
-        const text = frames.map((f) => f.frame).join('');
-        if (!this.write(text)) await once(this.body, 'drain', { signal: this.closed.signal });
-      } while (frames.length === BATCH);
-      this.warned = false;
-    } catch (e) {
-      // The database did not answer: the next signal or poll tries again from the same position.
-      if (!this.closed.signal.aborted && !this.warned) {
-        this.warned = true;
-        this.logger.warn(`a stream could not read new hosts: ${(e as Error).message}`);
-      }
-    }
-  }
-
-  /**
-   * Hosts a signal announced that the horizon still holds back are looked for again after 100 ms, doubling up to
-   * RELOOK_MAX_MS (or the poll interval, if shorter), until the horizon passes the moment of the signal: a
-   * transaction that holds the horizon back for a while delays the hosts by at most that much past its end.
-   */
-  private lookAgainIfHeldBack(horizon: string): void {
-    if (this.awaiting === null || horizon >= this.awaiting) {
-      this.awaiting = null;
-      this.retryMs = 0;
-      return;
-    }
-    if (this.retry) return;
-    this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : 100, this.pollMs, RELOOK_MAX_MS);
-    this.retry = setTimeout(() => {
-      this.retry = null;
-      void this.pumping.run();
-    }, this.retryMs);
-  }
-
-  private write(text: string): boolean {
-    if (this.body.writableEnded) return true;
-    this.wroteAt = Date.now();
-    return this.body.write(text);
-  }
 }

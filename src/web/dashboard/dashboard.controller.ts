@@ -7,6 +7,7 @@ import { sendPage } from '../respond.js';
 import { currentSession, requireFormPost } from '../session.js';
 import type { RenderedJson } from '../../common/rendered-json.js';
 import { Public } from '../../auth/auth.decorators.js';
+import { userOwner } from '../../auth/api-keys.service.js';
 import { HostNamePipe, RootDomainPipe } from '../../common/validation/param.pipes.js';
 import { Environment } from '../../config/environment.js';
 import { CtService } from '../../ct/ct.service.js';
@@ -172,7 +173,7 @@ export class DashboardController {
 
   /**
    * The overview's live list: the API's stream of new hosts, for the session instead of a key (an EventSource
-   * cannot send one). The streams of one owner count against STREAM_MAX_PER_KEY together.
+   * cannot send one). It counts against the user's STREAM_MAX_PER_KEY with their keys' streams (see userOwner).
    */
   @Get('stream')
   async stream(
@@ -186,7 +187,7 @@ export class DashboardController {
     if (!user.scopes.includes('read')) {
       throw new AccountError(403, 'No key', 'The live list needs an active API key.');
     }
-    const body = await this.streams.open(query, lastEventId, `session:${user.user_id}`, request.server.server);
+    const body = await this.streams.open(query, lastEventId, userOwner(user.user_id), request.server.server);
     void eventStreamReply(reply, body).send(body);
   }
 
