@@ -8,8 +8,8 @@ import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
 
 const PUBLIC_URL = 'https://monitor.example';
 const LINK = `${PUBLIC_URL}/api/v1/domains/chan.test/subdomains/new`;
-/** A program name as a scope list may carry it: words a chat service would act on. */
-const PROGRAM = 'Chan <!channel> @everyone & co';
+/** A program name as a scope list may carry it: words a chat service would act on, a masked link, backticks. */
+const PROGRAM = 'Chan <!channel> @everyone & co `[Verify your account](https://evil.example/login)`';
 
 /**
  * Each channel a webhook can use, after a real scan (a loopback crt.sh) of 30 new hosts: the chat services'
@@ -73,46 +73,57 @@ describe('webhook channels', () => {
     return names.join(separator);
   };
 
-  it('sends Slack its text, escaping what Slack would read as a mention', () => {
+  it('sends Slack its text, escaping what Slack would read as a mention, a link or a fence', () => {
     const slack = only('/slack');
     const listed = listedIn(slack.text);
+    const program = "Chan &lt;!channel&gt; @everyone &amp; co '[Verify your account](https://evil.example/login)'";
     expect(slack).toEqual({
-      text: `30 new hosts on chan.test (hackerone, program Chan &lt;!channel&gt; @everyone &amp; co)\n\`\`\`\n${listed}\n\`\`\`\n… and 5 more\n${LINK}`,
+      text: `30 new hosts on chan.test (hackerone, program ${program})\n\`\`\`\n${listed}\n\`\`\`\n… and 5 more\n${LINK}`,
     });
   });
 
-  it('sends Discord its content, within 2,000 characters, and pings nobody', () => {
+  it('sends Discord its content, within 2,000 characters, with no masked link, and pings nobody', () => {
     const discord = only('/discord');
     const listed = listedIn(discord.content);
+    const program =
+      "Chan \\<!channel\\> @\u200beveryone & co '\\[Verify your account\\]\\(https://evil.example/login\\)'";
     expect(discord).toEqual({
-      content: `${head}\n\`\`\`\n${listed}\n\`\`\`\n… and 5 more\n${LINK}`,
+      content: `30 new hosts on chan.test (hackerone, program ${program})\n\`\`\`\n${listed}\n\`\`\`\n… and 5 more\n${LINK}`,
       allowed_mentions: { parse: [] },
+      flags: 4,
     });
   });
 
-  it('sends Teams an Adaptive Card with a link back', () => {
+  it('sends Teams an Adaptive Card with a link back, its outside text where no Markdown is read', () => {
     const card = only('/teams');
     expect(card.type).toBe('message');
     expect(card.attachments).toHaveLength(1);
     const { contentType, content } = card.attachments[0];
     expect(contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(content).toMatchObject({ type: 'AdaptiveCard', version: '1.4' });
+    const runs = (content.body as { inlines?: { text: string }[] }[]).slice(1, -1).map((b) => b.inlines![0].text);
     expect(content.body).toEqual([
-      { type: 'TextBlock', text: head, weight: 'Bolder', wrap: true },
-      { type: 'TextBlock', text: listedIn(content.body[1].text, '\n\n'), fontType: 'Monospace', wrap: true },
+      { type: 'RichTextBlock', inlines: [{ type: 'TextRun', text: head, weight: 'Bolder' }] },
+      ...listedIn(runs.join('\n'))
+        .split('\n')
+        .map((host, i) => ({
+          type: 'RichTextBlock',
+          inlines: [{ type: 'TextRun', text: host, fontType: 'Monospace' }],
+          ...(i > 0 ? { spacing: 'None' } : {}),
+        })),
       { type: 'TextBlock', text: '… and 5 more', isSubtle: true },
     ]);
     expect(content.actions).toEqual([{ type: 'Action.OpenUrl', title: 'Open in Subdomain Monitor', url: LINK }]);
   });
 
-  it("sends Telegram's sendMessage to its chat, as plain text", () => {
+  it("sends Telegram's sendMessage to its chat, as plain text that mentions nobody", () => {
     expect(receiver.at('/bot123456:AAF-secret')).toHaveLength(0);
     const telegram = only('/bot123456:AAF-secret/sendMessage');
     const listed = listedIn(telegram.text);
     expect(telegram).toEqual({
       chat_id: '-1001234567890',
-      text: `${head}\n\n${listed}\n… and 5 more\n${LINK}`,
-      disable_web_page_preview: true,
+      text: `${head.replace('@', '@\u2060')}\n\n${listed}\n… and 5 more\n${LINK}`,
+      link_preview_options: { is_disabled: true },
     });
   });
 
@@ -141,6 +152,35 @@ describe('webhook channels', () => {
       expectError(refused, 400, 'invalid_body');
       expect(refused.body.error.message).toMatch(message);
     }
+  });
+
+  it('stores the addresses of a mailto: URL decoded once, and mails exactly those', async () => {
+    const res = await t.post(
+      '/webhooks',
+      { url: 'mailto:Dana@Example.COM,%20erin@example.com', format: 'email' },
+      owner,
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.data.url).toBe('mailto:Dana@example.com,erin@example.com');
+    const [row] = await t.dataSource.query(`SELECT url FROM webhooks WHERE id = $1`, [res.body.data.id]);
+    expect(row.url).toBe('mailto:Dana@example.com,erin@example.com');
+    const sent = await t.post(`/webhooks/${res.body.data.id}/test`, undefined, owner);
+    expect(sent.body.data).toMatchObject({ status: 'delivered', error: null });
+    expect(smtp.mails.at(-1)?.to).toEqual(['Dana@example.com', 'erin@example.com']);
+  });
+
+  it('refuses, storing nothing, an address encoded twice that decoding again would turn into three', async () => {
+    const before = await t.dataSource.query(`SELECT count(*)::int AS n FROM webhooks`);
+    for (const [url, message] of [
+      ['mailto:a%2540x.test%252cb%2540evil.test%252cc@example.com', /may not contain % once/],
+      ['mailto:100%25@example.com', /may not contain % once/],
+      ['mailto:a%zz@example.com', /malformed %-escape/],
+    ] as const) {
+      const refused = await t.post('/webhooks', { url, format: 'email' }, owner);
+      expectError(refused, 400, 'invalid_body');
+      expect(refused.body.error.message).toMatch(message);
+    }
+    expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM webhooks`)).toEqual(before);
   });
 
   it('sends a test mail, and records a mail the server refuses as failed', async () => {

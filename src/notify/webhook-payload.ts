@@ -3,6 +3,7 @@ import { stripControlCharacters } from '../common/validation/control-characters.
 import type { HostEventDto } from '../events/dto/event.dto.js';
 import type { DnsAnswerDto, HttpChangeDto, TakeoverDto, WildcardZoneDto } from '../hosts/model/knowledge.dto.js';
 import { CHANNELS, channelOf, type MessageOptions, type Outgoing, type WebhookFormat } from './channels/index.js';
+import { ours, type Text, text } from './channels/text.js';
 
 export { WEBHOOK_FORMATS, type WebhookFormat } from './channels/index.js';
 export type { MessageOptions, Outgoing } from './channels/index.js';
@@ -41,11 +42,11 @@ export function renderPayload(format: WebhookFormat, batch: NewHostsBatch, optio
     truncated: batch.hosts.length < batch.newCount,
   };
   const message = () => {
-    const noun = batch.newCount === 1 ? 'host' : 'hosts';
-    const from = batch.scanId === null ? ', from the CT logs' : '';
+    const noun = ours(batch.newCount === 1 ? 'host' : 'hosts');
+    const from = ours(batch.scanId === null ? ', from the CT logs' : '');
     return {
-      head: `${batch.newCount} new ${noun} on ${batch.domain} (${about(batch)})${from}`,
-      lines: batch.hosts.map((h) => h.host),
+      head: text`${batch.newCount} new ${noun} on ${batch.domain} (${about(batch)})${from}`,
+      lines: batch.hosts.map((h) => text`${h.host}`),
       total: batch.newCount,
       link: linkTo(options, `/api/v1/domains/${batch.domain}/subdomains/new`),
     };
@@ -78,9 +79,9 @@ export function renderEventsPayload(
     truncated: batch.events.length < batch.eventCount,
   };
   const message = () => {
-    const noun = batch.eventCount === 1 ? 'change' : 'changes';
+    const noun = ours(batch.eventCount === 1 ? 'change' : 'changes');
     return {
-      head: `${batch.eventCount} ${noun} on ${batch.domain} (${about(batch)})`,
+      head: text`${batch.eventCount} ${noun} on ${batch.domain} (${about(batch)})`,
       lines: batch.events.map(eventLine),
       total: batch.eventCount,
       link: linkTo(options, `/api/v1/events?domain=${batch.domain}`),
@@ -118,8 +119,8 @@ export function renderDigestPayload(format: WebhookFormat, batch: DigestBatch, o
     const changes = count > 0 ? `, ${count} ${count === 1 ? 'change' : 'changes'}` : '';
     const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
     return {
-      head: `${hosts}${changes} from ${minute(batch.windowFrom)} to ${minute(batch.windowTo)} UTC`,
-      lines: [...batch.hosts.map((h) => `${h.host} (${about(h)})`), ...batch.events.map(eventLine)],
+      head: ours(`${hosts}${changes} from ${minute(batch.windowFrom)} to ${minute(batch.windowTo)} UTC`),
+      lines: [...batch.hosts.map((h) => text`${h.host} (${about(h)})`), ...batch.events.map(eventLine)],
       total: batch.hostCount + batch.eventCount,
       link: linkTo(options, '/api/v1/subdomains/new'),
     };
@@ -128,8 +129,8 @@ export function renderDigestPayload(format: WebhookFormat, batch: DigestBatch, o
 }
 
 /** "hackerone, program Acme": the platform, and the program when the domain has one. */
-function about(batch: { platform: string; program?: string | null }): string {
-  return batch.program ? `${batch.platform}, program ${batch.program}` : batch.platform;
+function about(batch: { platform: string; program?: string | null }): Text {
+  return batch.program ? text`${batch.platform}, program ${batch.program}` : text`${batch.platform}`;
 }
 
 /** `path` under PUBLIC_URL, or none when it is not set. */
@@ -139,46 +140,55 @@ function linkTo(options: MessageOptions, path: string): string | undefined {
 
 /**
  * One change as a chat line: `dns_changed api.example.com: 192.0.2.1 → 192.0.2.9`. What a target's server chose
- * (a title) is quoted without control characters or backticks, which would end the code block, and shortened.
+ * (a title) is quoted without control characters, and shortened; each channel escapes it as it does all outside text.
  */
-export function eventLine(e: HostEventDto): string {
-  const quoted = (text: string | null) =>
-    text === null ? 'no title' : `"${stripControlCharacters(text).replace(/`/g, "'").slice(0, CHAT_TITLE)}"`;
-  const dns = (a: DnsAnswerDto | null) => {
-    if (!a) return 'nothing';
-    if (a.status !== 'resolved') return a.status;
+export function eventLine(e: HostEventDto): Text {
+  const type = ours(e.type);
+  const quoted = (title: string | null) =>
+    title === null ? ours('no title') : text`"${stripControlCharacters(title).slice(0, CHAT_TITLE)}"`;
+  const dns = (a: DnsAnswerDto | null): Text => {
+    if (!a) return ours('nothing');
+    if (a.status !== 'resolved') return text`${a.status}`;
     // The end of the alias chain, then up to four addresses.
     const seen = [...a.cname.slice(-1), ...[...a.a, ...a.aaaa].slice(0, 4)];
-    return seen.join(' ') || 'no address';
+    return seen.length > 0 ? text`${seen.join(' ')}` : ours('no address');
   };
-  const http = (p: HttpChangeDto | null) =>
-    !p ? 'never probed' : p.listening ? `${p.status ?? '?'} ${quoted(p.title)}` : 'not answering';
+  const http = (p: HttpChangeDto | null): Text => {
+    if (!p) return ours('never probed');
+    if (!p.listening) return ours('not answering');
+    return text`${p.status ?? ours('?')} ${quoted(p.title)}`;
+  };
   switch (e.type) {
     case 'dns_changed':
-      return `${e.type} ${e.host}: ${dns(e.before as DnsAnswerDto | null)} → ${dns(e.after as DnsAnswerDto | null)}`;
+      return text`${type} ${e.host}: ${dns(e.before as DnsAnswerDto | null)} → ${dns(e.after as DnsAnswerDto | null)}`;
     case 'http_changed':
-      return `${e.type} ${e.host}: ${http(e.before as HttpChangeDto | null)} → ${http(e.after as HttpChangeDto | null)}`;
+      return text`${type} ${e.host}: ${http(e.before as HttpChangeDto | null)} → ${http(e.after as HttpChangeDto | null)}`;
     case 'takeover_candidate': {
       const t = e.after as TakeoverDto | null;
-      return `${e.type} ${e.host}: ${t ? `${stripControlCharacters(t.service)} (${t.evidence})` : ''}`;
+      return t ? text`${type} ${e.host}: ${t.service} (${t.evidence})` : text`${type} ${e.host}: `;
     }
     case 'wildcard_detected': {
       const z = e.after as WildcardZoneDto | null;
-      return `${e.type} ${z ? `${z.zone} → ${z.answers.slice(0, 4).join(' ')}` : e.host}`;
+      return z ? text`${type} ${z.zone} → ${z.answers.slice(0, 4).join(' ')}` : text`${type} ${e.host}`;
     }
-    case 'scope_changed':
-      return `${e.type} ${e.host}: ${(e.after as { in_scope?: boolean } | null)?.in_scope ? 'in scope' : 'out of scope'}`;
+    case 'scope_changed': {
+      const inScope = (e.after as { in_scope?: boolean } | null)?.in_scope;
+      return text`${type} ${e.host}: ${ours(inScope ? 'in scope' : 'out of scope')}`;
+    }
     case 'host_new':
     case 'host_gone':
     case 'host_back':
-      return `${e.type} ${e.host}`;
+      return text`${type} ${e.host}`;
   }
 }
 
 /** A test delivery, which its owner asks for: it names no host. */
 export function renderTestPayload(format: WebhookFormat, deliveryId: string, options: MessageOptions = {}): Outgoing {
   const data = { event: 'test', delivery_id: deliveryId, message: TEST_MESSAGE };
-  return channelOf(format).render({ data, message: () => ({ head: TEST_MESSAGE, lines: [], total: 0 }) }, options);
+  return channelOf(format).render(
+    { data, message: () => ({ head: ours(TEST_MESSAGE), lines: [], total: 0 }) },
+    options,
+  );
 }
 
 const TEST_MESSAGE = 'A test delivery from Subdomain Monitor: this webhook reaches you.';

@@ -1,4 +1,5 @@
 import type { Environment } from '../../config/environment.js';
+import type { Text } from './text.js';
 
 /** What a delivery sends: an HTTP body (every channel but email), or a mail. */
 export type Outgoing = { body: string } | { subject: string; text: string };
@@ -11,10 +12,13 @@ export interface MessageOptions {
   chatId?: string | null;
 }
 
-/** A message for people: a head line, up to CHAT_LINES lines of `total` ("… and N more"), and a link back. */
+/**
+ * A message for people: a head line, up to CHAT_LINES lines of `total` ("… and N more"), and a link back (made
+ * of PUBLIC_URL and a checked domain). Head and lines hold outside text, which each channel escapes for its markup.
+ */
 export interface Message {
-  head: string;
-  lines: string[];
+  head: Text;
+  lines: Text[];
   total: number;
   link?: string;
 }

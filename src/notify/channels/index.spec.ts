@@ -1,8 +1,9 @@
 import { CHANNELS, channelOf, WEBHOOK_FORMATS } from './index.js';
+import { ours, text } from './text.js';
 
 const notice = {
   data: { event: 'test', delivery_id: 'd1' },
-  message: () => ({ head: 'Head', lines: ['a.example.com'], total: 1 }),
+  message: () => ({ head: ours('Head'), lines: [text`${'a.example.com'}`], total: 1 }),
 };
 
 describe('channels', () => {

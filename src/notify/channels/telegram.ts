@@ -5,8 +5,16 @@ import { messageText } from './message-text.js';
 const MAX_CHARS = 4096;
 
 /**
- * The Bot API's sendMessage, to the bot URL (https://api.telegram.org/bot<token>) and a chat: plain text (no
- * parse_mode), so nothing a name holds is read as markup.
+ * Outside text in a Telegram message. It is sent with no parse_mode and no entities, and the Bot API reads markup
+ * only in the mode parse_mode names (core.telegram.org/bots/api#formatting-options): a title's [text](url) or
+ * <a href> stays text, and no link is masked. What Telegram still finds in plain text is a bare URL (shown as it
+ * is) and an @username, which notifies that user: a word joiner after the @ keeps a name from mentioning anyone.
+ */
+const outside = (text: string) => text.replace(/@(?=\w)/g, '@\u2060');
+
+/**
+ * The Bot API's sendMessage, to the bot URL (https://api.telegram.org/bot<token>) and a chat, as plain text with
+ * no link preview (link_preview_options, which replaced disable_web_page_preview in Bot API 7.0).
  */
 export const telegram: Channel<'telegram'> = {
   format: 'telegram',
@@ -19,8 +27,8 @@ export const telegram: Channel<'telegram'> = {
   render: (notice, options) => ({
     body: JSON.stringify({
       chat_id: options.chatId,
-      text: messageText(notice.message(), MAX_CHARS, false),
-      disable_web_page_preview: true,
+      text: messageText(notice.message(), MAX_CHARS, { fenced: false, prose: outside, code: outside }),
+      link_preview_options: { is_disabled: true },
     }),
   }),
 };

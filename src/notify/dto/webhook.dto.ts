@@ -89,7 +89,8 @@ export class CreatedWebhookDto extends WebhookDto {
 export class CreateWebhookDto {
   @ApiProperty({
     description:
-      'An http or https URL (email: mailto:ADDRESS[,ADDRESS…], up to 10). Refused when its host is or resolves ' +
+      'An http or https URL (email: mailto:ADDRESS[,ADDRESS…], up to 10, stored decoded once; an address that ' +
+      'still holds % once decoded is refused). Refused when its host is or resolves ' +
       'to a loopback, private, link-local or other special-use address (unless the service runs with ' +
       'WEBHOOK_ALLOW_PRIVATE=on); checked again at each delivery',
     example: 'https://hooks.example.com/subdomain-monitor',
