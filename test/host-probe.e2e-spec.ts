@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import { HostProber } from '../src/intel/probe/host-prober.service.js';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { seedDomain } from './fixtures/data.js';
@@ -114,6 +115,58 @@ describe('the HTTP probe', () => {
       expect(events.map((e: { type: string; host: string }) => [e.type, e.host])).toEqual([
         ['takeover_candidate', 'bucket.probe.test'],
       ]);
+    });
+
+    it('decodes named references in titles, and flags takeovers by fingerprints written as patterns', async () => {
+      dns.records.set('cafe.probe.test', ['127.0.0.1']);
+      web.pages.set('cafe.probe.test', { body: '<title>Caf&eacute; &mdash; &copy; &hellip;</title>' });
+      // Aliases onto WordPress.com and Ghost(Pro) whose sites are unclaimed: their fingerprints are patterns.
+      dns.cnames.set('blog.probe.test', 'acme-news.wordpress.com');
+      dns.records.set('acme-news.wordpress.com', ['127.0.0.1']);
+      web.pages.set('blog.probe.test', {
+        status: 404,
+        body:
+          '<html><head><title>acme-news.wordpress.com doesn&#8217;t&nbsp;exist</title></head><body>' +
+          '<h1><em>acme-news.wordpress.com</em> doesn&#8217;t&nbsp;exist</h1>\n' +
+          '<p>Do you want to register <em>acme-news.wordpress.com</em>?</p></body></html>',
+      });
+      dns.cnames.set('news.probe.test', 'acme.ghost.io');
+      dns.records.set('acme.ghost.io', ['127.0.0.1']);
+      web.pages.set('news.probe.test', {
+        status: 404,
+        body: '<html><body>Failed to resolve DNS path for this host</body></html>',
+      });
+      // A live Ghost publication says none of it.
+      dns.cnames.set('live.probe.test', 'live.ghost.io');
+      dns.records.set('live.ghost.io', ['127.0.0.1']);
+      web.pages.set('live.probe.test', { body: '<title>Acme Blog</title><p>Site unavailable on Sunday</p>' });
+
+      const rows = await scan(t, 'probe.test', [
+        'cafe.probe.test',
+        'blog.probe.test',
+        'news.probe.test',
+        'live.probe.test',
+      ]);
+      expect(rows['cafe.probe.test'].http).toMatchObject({ title: 'Café — © …' });
+      expect(rows['blog.probe.test']).toMatchObject({
+        http: { status: 404, title: 'acme-news.wordpress.com doesn’t exist' },
+        takeover: {
+          service: 'Wordpress',
+          status: 'Vulnerable',
+          evidence: 'Do you want to register <em>acme-news.wordpress.com',
+        },
+      });
+      expect(rows['news.probe.test'].takeover).toMatchObject({
+        service: 'Ghost',
+        evidence: 'Failed to resolve DNS path for this host',
+      });
+      expect(rows['live.probe.test']).toMatchObject({ http: { title: 'Acme Blog' }, takeover: null });
+      const auth = bearer(await t.token(['read']));
+      const events = (await t.get('/events?domain=probe.test&type=takeover_candidate', auth)).body.data;
+      const flagged = events.map((e: { host: string }) => e.host);
+      expect(flagged).toEqual(expect.arrayContaining(['blog.probe.test', 'news.probe.test']));
+      expect(flagged).not.toContain('live.probe.test');
+      expect(flagged).not.toContain('cafe.probe.test');
     });
 
     it('records a change of status or title as http_changed, and nothing when the page stays the same', async () => {
@@ -250,6 +303,72 @@ describe('the HTTP probe', () => {
       const bad = await t.get('/platforms/self/subdomains?fields=ips,bogus', auth);
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe('invalid_query');
+    });
+  });
+
+  describe('of pages in the charset they declare', () => {
+    // Bodies as bytes (the loopback web server writes strings as UTF-8): each host's page is sent as set here.
+    const pages = new Map<string, { contentType: string; body: Buffer }>();
+    let server: Server;
+    let port = 0;
+    let t: TestApp;
+    beforeAll(async () => {
+      server = createServer((req, res) => {
+        const page = pages.get((req.headers.host ?? '').replace(/:\d+$/, ''));
+        res.writeHead(page ? 200 : 404, { 'content-type': page?.contentType ?? 'text/plain' }).end(page?.body);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as { port: number }).port;
+      t = await start({ PROBE_PRIVATE: 'on', PROBE_PORTS: [port] });
+      await seedDomain(t, { domain: 'charset.test', nextScanAt: new Date(Date.now() + 86_400_000) });
+    });
+    afterAll(async () => {
+      await t.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    it('keeps the title of an ISO-8859-1, windows-1251 or Shift_JIS page as its author wrote it', async () => {
+      const latin1 = (html: string) => Buffer.from(html, 'latin1');
+      pages.set('header.charset.test', {
+        contentType: 'text/html; charset=ISO-8859-1',
+        body: latin1('<html><head><title>Caf\u00e9 M\u00fcnchen \x80 5</title></head></html>'),
+      });
+      pages.set('meta.charset.test', {
+        contentType: 'text/html',
+        body: latin1('<html><head><meta charset="iso-8859-1"><title>Caf\u00e9 M\u00fcnchen</title></head></html>'),
+      });
+      pages.set('pragma.charset.test', {
+        contentType: 'text/html',
+        body: Buffer.concat([
+          Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=windows-1251"><title>'),
+          Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]),
+          Buffer.from('</title>'),
+        ]),
+      });
+      pages.set('sjis.charset.test', {
+        contentType: 'text/html; charset=Shift_JIS',
+        body: Buffer.concat([Buffer.from('<title>'), Buffer.from([0x93, 0xfa, 0x96, 0x7b]), Buffer.from('</title>')]),
+      });
+      pages.set('unknown.charset.test', {
+        contentType: 'text/html; charset=klingon',
+        body: Buffer.from('<title>Café München</title>', 'utf8'),
+      });
+      const hosts = [...pages.keys()];
+      for (const host of hosts) dns.records.set(host, ['127.0.0.1']);
+
+      const rows = await scan(t, 'charset.test', hosts);
+      expect(Object.fromEntries(hosts.map((h) => [h, rows[h].http?.title]))).toEqual({
+        'header.charset.test': 'Café München € 5',
+        'meta.charset.test': 'Café München',
+        'pragma.charset.test': 'Привет',
+        'sjis.charset.test': '日本',
+        'unknown.charset.test': 'Café München',
+      });
+      // What the API shows is what was kept.
+      const auth = bearer(await t.token(['read']));
+      const host = (await t.get('/hosts/header.charset.test', auth)).body.data;
+      expect(host.http).toMatchObject({ title: 'Café München € 5', port });
     });
   });
 

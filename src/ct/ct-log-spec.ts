@@ -47,7 +47,8 @@ export function parseLogList(text: string): CtLogSpec[] {
     const entry = log as Record<string, unknown> | null;
     const url = entry?.[key];
     const state = entry?.state;
-    if (typeof url !== 'string' || !/^https?:\/\/[^\s/]+\S*$/i.test(url) || url.length > 2048) return;
+    // The length first, and a pattern with no two repeats over the same characters: linear on a hostile list.
+    if (typeof url !== 'string' || url.length > 2048 || !/^https?:\/\/[^\s/]\S*$/i.test(url)) return;
     if (!state || typeof state !== 'object' || !FOLLOWED_STATES.some((s) => s in state)) return;
     if (found.size < MAX_LOGS) found.set(trimUrl(url), { url: trimUrl(url), kind });
   };

@@ -49,7 +49,7 @@ function readTarget(raw: string): { text: string; host: string } | { skip: SkipR
   if (noted) text = noted[1];
   if (/\s/.test(text)) return isIpOrRange(text) ? { skip: 'ip_address' } : { skip: 'free_text' };
   const host = hostOf(text);
-  if (host === null) return { skip: 'free_text' };
+  if (host === null || alternativesOf(host) > MAX_ALTERNATIVES) return { skip: 'free_text' };
   if (isIpOrRange(host)) return { skip: 'ip_address' };
   return { text, host };
 }
@@ -78,22 +78,41 @@ export function reduceValue(raw: string): Reduction {
 /**
  * Smooths what people type into scope lists: stray trailing commas and asterisks, "*. example.com",
  * placeholders for the hunter's own name or a number ("<bugcrowd-name>", "###", "[it | fr]") which stand
- * for any label, and an unbalanced closing parenthesis.
+ * for any label, and an unbalanced closing parenthesis. Every step is one pass over the text: a regular expression
+ * anchored only at the end (`[,;]+$`) or a bracket never closed would be retried from every position.
  */
 function tidy(raw: string): string {
-  let text = raw
-    .trim()
-    .replace(/[,;]+$/, '')
-    .replace(/\*\.\s+/g, '*.')
-    .replace(/\s+\*$/, '')
-    .replace(/(\.[a-z]{2,})\*$/i, '$1');
-  text = text
-    .replace(/<[^<>\s]*>/g, '*')
-    .replace(/#{2,}/g, '*')
-    .replace(/\[[^\]]*\]/g, '*');
-  while ((text.match(/\)/g) ?? []).length > (text.match(/\(/g) ?? []).length && text.endsWith(')'))
-    text = text.slice(0, -1);
-  return text.replace(/\[[^\]]*\]/g, '*');
+  let text = withoutTrailing(raw.trim(), ',;').replace(/\*\.\s+/g, '*.');
+  // "wss://host/v2 *": an asterisk after whitespace, at the end.
+  if (text.endsWith('*') && /\s/.test(text[text.length - 2] ?? '')) text = text.slice(0, -1).trimEnd();
+  text = text.replace(/(\.[a-z]{2,})\*$/i, '$1');
+  text = bracketsAsWildcards(text.replace(/<[^<>\s]*>/g, '*').replace(/#{2,}/g, '*'));
+  let unbalanced = count(text, ')') - count(text, '(');
+  let end = text.length;
+  while (unbalanced-- > 0 && text[end - 1] === ')') end--;
+  return bracketsAsWildcards(text.slice(0, end));
+}
+
+/** `text` without the run of `chars` it ends with. */
+function withoutTrailing(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1])) end--;
+  return text.slice(0, end);
+}
+
+const count = (text: string, char: string) => text.split(char).length - 1;
+
+/** Each "[…]" (from a "[" to the next "]") as "*"; a "[" never closed stays as it is. */
+function bracketsAsWildcards(text: string): string {
+  let out = '';
+  let at = 0;
+  for (let open = text.indexOf('['); open !== -1; open = text.indexOf('[', at)) {
+    const close = text.indexOf(']', open + 1);
+    if (close === -1) break;
+    out += `${text.slice(at, open)}*`;
+    at = close + 1;
+  }
+  return out + text.slice(at);
 }
 
 /** The host part of a URL or bare host: scheme, credentials, path, query and port removed, lower case. */
@@ -104,8 +123,21 @@ function hostOf(text: string): string | null {
     .replace(/:\d*$/, '')
     .replace(/\.$/, '')
     .toLowerCase();
-  return /^[a-z0-9*_().|\u00a0-\uffff-]+(\.[a-z0-9*_().|\u00a0-\uffff-]+)+$/i.test(host) ? host : null;
+  // Host characters (with "(", "|", ")" of an alternation, and "." inside one), and a dot with one on each side.
+  // Written as one class and a search, not as ([…]+)(\.[…]+)+: a class holding "." makes that backtrack
+  // exponentially on a long dotted run that fails at its end.
+  return /^[a-z0-9*_().|\u00a0-\uffff-]+$/i.test(host) && host.slice(1, -1).includes('.') ? host : null;
 }
+
+/** Names an alternation such as "example.(com|de)" stands for: the product of its groups' choices. */
+function alternativesOf(host: string): number {
+  let product = 1;
+  for (const m of host.matchAll(/\(([^()]+)\)/g)) product *= m[1].split('|').length;
+  return product;
+}
+
+/** Names one target may stand for at most: a chain of alternations multiplies them. */
+const MAX_ALTERNATIVES = 256;
 
 /** "*.example.(com|de)" → ["*.example.com", "*.example.de"]. */
 function expandAlternations(host: string): string[] {

@@ -4,6 +4,8 @@ import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { isSpecialUse } from '../../common/net/special-addresses.js';
 import type { HttpProbe } from '../../hosts/model/knowledge.js';
+import { decodeBody } from './page-charset.js';
+import { clean, titleOf } from './page-title.js';
 
 export interface ProbeOptions {
   ports: number[];
@@ -23,7 +25,6 @@ export interface ProbeOutcome {
 
 /** Bytes of a body read at most. */
 export const MAX_BODY_BYTES = 64 * 1024;
-const TITLE_LENGTH = 200;
 const HEADER_LENGTH = 200;
 
 const NOTHING: HttpProbe = {
@@ -97,7 +98,7 @@ async function follow(start: URL, address: string, opts: ProbeOptions): Promise<
     }
     url = next;
   }
-  const body = answer.body.toString('utf8');
+  const body = decodeBody(answer.body, answer.headers['content-type']);
   const length = Number(answer.headers['content-length']);
   return {
     probe: {
@@ -178,25 +179,4 @@ function certificateOf(socket: TLSSocket): Answer['tls'] {
     issuer: name(cert.issuer as unknown as Record<string, string>),
     notAfter: Number.isNaN(notAfter.getTime()) ? '' : notAfter.toISOString(),
   };
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-/** The page's <title>, entities decoded, whitespace collapsed, control characters dropped, at most 200 characters. */
-export function titleOf(html: string): string | null {
-  const m = /<title[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html);
-  if (!m) return null;
-  const decoded = m[1].replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/gi, (entity, code: string) => {
-    if (code[0] !== '#') return ENTITIES[code.toLowerCase()] ?? entity;
-    const n = code[1].toLowerCase() === 'x' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
-    return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
-  });
-  const title = clean(decoded.replace(/\s+/g, ' ').trim(), TITLE_LENGTH);
-  return title === '' ? null : title;
-}
-
-/** Text from outside, made safe to keep and show: no control or bidi-override characters, bounded. */
-function clean(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex -- dropping control characters is the point
-  return [...text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')].slice(0, max).join('');
 }
