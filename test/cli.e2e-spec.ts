@@ -129,7 +129,7 @@ describe('operator CLI', () => {
     [['tokens', 'revoke', 'no-such-key'], /no active key/],
     [['domains', 'add', 'example.com'], /--platform is required/],
     [['domains', 'add', 'example.com', '--platform', 'nowhere'], /unknown platform "nowhere"/],
-    [['domains', 'add', 'good.com', 'https://bad.com', '--platform', 'self'], /"https:\/\/bad.com"/],
+    [['domains', 'add', 'https://bad.com', '--platform', 'self'], /"https:\/\/bad.com"/],
     [['domains', 'enable', 'never-added.com'], /not tracked: never-added.com/],
     [['no-such-command'], /unknown command/],
   ])('%j fails with exit 1 and one line on stderr, writing nothing', async (args, message) => {
@@ -139,6 +139,58 @@ describe('operator CLI', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
     expect(await domainRows()).toEqual(before);
+  });
+
+  it('domains add adds the names it can, and names each it refuses with its reason, exiting 1', async () => {
+    const r = await cli(
+      'domains',
+      'add',
+      'part-one.com',
+      'https://bad.com',
+      'shop.part-one.com',
+      'part-two.org',
+      '--platform',
+      'self',
+    );
+    expect([r.code, r.stdout]).toEqual([1, 'added part-one.com\nadded part-two.org\n']);
+    expect(r.stderr.split('\n')).toEqual([
+      expect.stringMatching(
+        /^error: not added: "https:\/\/bad\.com" .+; "shop\.part-one\.com" is not a root domain \(its root domain is part-one\.com\)$/,
+      ),
+      '',
+    ]);
+    const rows = (await domainRows()) as { domain: string }[];
+    expect(rows.map((d) => d.domain).filter((d) => d.includes('part-'))).toEqual(['part-one.com', 'part-two.org']);
+    expect((await cli('domains', 'remove', 'part-one.com', 'part-two.org')).code).toBe(0);
+  });
+
+  it('users create names the account page of the service: PUBLIC_URL, else HOST and PORT where it answers', async () => {
+    const port = new URL(t.baseUrl).port;
+    const env = t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : { DATA_DIR: dataDir };
+    const created = async (email: string, settings: Record<string, string>) =>
+      (
+        await runCli(
+          ['users', 'create', '--email', email],
+          { ...env, LOG_LEVEL: 'error', ...settings },
+          'pw long enough\n',
+        )
+      ).stderr;
+    const signIn = (email: string, url: string) =>
+      `Created user ${email}. They sign in at ${url} with this password.\n`;
+    expect(await created('on-port@example.com', { PORT: port })).toBe(
+      signIn('on-port@example.com', `http://127.0.0.1:${port}/account`),
+    );
+    expect(await created('bind-all@example.com', { PORT: port, HOST: '0.0.0.0' })).toBe(
+      signIn('bind-all@example.com', `http://127.0.0.1:${port}/account`),
+    );
+    expect(await created('public@example.com', { PUBLIC_URL: 'https://monitor.example.com/' })).toBe(
+      signIn('public@example.com', 'https://monitor.example.com/account'),
+    );
+    // Run without the service's PORT, the command does not name a page no service answers.
+    expect(await created('elsewhere@example.com', { PORT: '1' })).toBe(
+      'Created user elsewhere@example.com. They sign in at /account with this password (no service answers at ' +
+        "http://127.0.0.1:1 now: give this command the service's PUBLIC_URL or PORT to name its address).\n",
+    );
   });
 
   it('refuses a duplicate active key name', async () => {

@@ -1,8 +1,12 @@
+import { Logger } from '@nestjs/common';
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
 import { SseClient } from './fixtures/sse.js';
 import { waitFor } from './fixtures/wait.js';
 import { Receiver } from './fixtures/webhook-receiver.js';
 import { WebhooksService } from '../src/notify/webhooks.service.js';
+import { HostStore } from '../src/hosts/store/host-store.js';
+import { ScopeRulesRepository, syncImportedRules } from '../src/scope/scope-rules.repository.js';
+import { StoredRulesCheck } from '../src/scope/stored-rules.check.js';
 import { seedDomain } from './fixtures/data.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 import { crtshWorker, scanThroughApi } from './fixtures/worker.js';
@@ -253,5 +257,133 @@ describe('exclusion rules', () => {
       'host_events',
       [['scope_changed', `${'a'.repeat(60)}.slow.test`, { in_scope: false }]],
     ]);
+  });
+
+  // RE2 reads each of these; PostgreSQL, which matches hosts with the rules, refuses it (or reads it otherwise).
+  const REFUSED = ['re:a{256}', 're:a{2,1000}', 're:\\x{41}', 're:[^\\x00-\\x{10FFFF}]', 're:[\\d-z]', 're:\\x41b'];
+  it.each(REFUSED.map((pattern, i) => [pattern, `no-hosts-${i}.test`]))(
+    'refuses %j as a bad pattern on a domain with hosts and on one without (%s); scans and rules go on',
+    async (pattern, empty) => {
+      await seedDomain(t, { domain: empty, platform: 'self' });
+      for (const domain of [empty, 'scope.test']) {
+        const res = await t.post(`/domains/${domain}/exclusions`, { pattern }, write);
+        expectError(res, 400, 'invalid_body');
+        expect(res.body.error.message).toMatch(/^a regular expression may /);
+      }
+      expectError(
+        await t.post('/platforms/hackerone/exclusions', { program: 'Nobody', pattern }, write),
+        400,
+        'invalid_body',
+      );
+      expect((await t.get(`/domains/${empty}/exclusions`, read)).body.data).toEqual([]);
+      // The domain's scans, and the rules of another domain, go on.
+      await scanThroughApi(t, crt, write, empty, [`a.${empty}`]);
+      const plain = await add('plain.scope.test');
+      expect([plain.status, plain.body.data.pattern]).toEqual([201, 'plain.scope.test']);
+      expect((await remove(plain.body.data.id)).status).toBe(200);
+    },
+  );
+
+  it('compiles each rule in PostgreSQL before it is kept, whatever path it comes by', async () => {
+    const [{ id }] = await t.dataSource.query(`SELECT id FROM domains WHERE domain = 'scope.test'`);
+    const bad = { kind: 'regex' as const, pattern: 're:a{256}', regex: 'a{256}' };
+    const rules = t.app.get(ScopeRulesRepository);
+    const refusal = /^re:a\{256\} cannot be compiled by PostgreSQL: invalid repetition count\(s\)$/;
+    await expect(rules.add(id, [bad])).rejects.toMatchObject({
+      code: 'invalid_body',
+      message: expect.stringMatching(refusal),
+    });
+    await expect(rules.addProgram('hackerone', 'Nobody', [bad])).rejects.toMatchObject({ code: 'invalid_body' });
+    await expect(
+      t.app
+        .get(HostStore)
+        .transaction((w) =>
+          syncImportedRules(
+            w,
+            [{ domain: 'scope.test', platform: 'hackerone' }],
+            [{ domain: 'scope.test', platform: 'hackerone', ...bad }],
+          ),
+        ),
+    ).rejects.toMatchObject({ code: 'invalid_body', message: expect.stringMatching(refusal) });
+    const kept = await t.dataSource.query(
+      `SELECT pattern FROM scope_rules WHERE regex = 'a{256}' UNION ALL SELECT pattern FROM program_scope_rules WHERE regex = 'a{256}'`,
+    );
+    expect(kept).toEqual([]);
+  });
+});
+
+/**
+ * Rules stored before patterns were compiled as they came, or written to the database by hand: at start each one
+ * PostgreSQL cannot compile is named in a warning, and from then on it matches nothing, so that its domain's scans
+ * and the other domains' rules go on.
+ */
+describe('stored rules PostgreSQL cannot compile', () => {
+  let crt: LoopbackCrtsh;
+  let first: TestApp;
+  let t: TestApp | undefined;
+  const warnings: string[] = [];
+
+  beforeAll(async () => {
+    crt = await new LoopbackCrtsh().start();
+    first = await startTestApp(crtshWorker(crt));
+    await first.dataSource.query(
+      `INSERT INTO program_scope_rules (platform_slug, program, kind, pattern, regex)
+       VALUES ('bugcrowd', 'Broken Co', 'regex', 're:\\x{41}', '\\x{41}')`,
+    );
+    // The program's rule is copied to the domain as it joins; the domain's own rule is written by hand.
+    await seedDomain(first, { domain: 'broken.test', platform: 'bugcrowd', program: 'Broken Co' });
+    await seedDomain(first, { domain: 'fine.test', platform: 'self' });
+    await first.dataSource.query(
+      `INSERT INTO scope_rules (domain_id, kind, pattern, regex)
+       SELECT id, 'regex', 're:a{256}', 'a{256}' FROM domains WHERE domain = 'broken.test'`,
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+    await first.close();
+    await crt.close();
+  });
+
+  it('is named in a warning at start, and matches nothing from then on: scans and other rules go on', async () => {
+    const warn = Logger.prototype.warn;
+    Logger.prototype.warn = function (this: Logger, message: unknown, ...rest: unknown[]) {
+      warnings.push(String(message));
+      return warn.call(this, message, ...rest);
+    };
+    try {
+      t = await startTestApp(crtshWorker(crt), { shareDatabaseOf: first });
+    } finally {
+      Logger.prototype.warn = warn;
+    }
+    const [own] = await t.dataSource.query(`SELECT id::text FROM scope_rules WHERE pattern = 're:a{256}'`);
+    const [program] = await t.dataSource.query(`SELECT id::text FROM program_scope_rules WHERE program = 'Broken Co'`);
+    expect(warnings.filter((w) => w.includes('cannot be compiled by PostgreSQL')).sort()).toEqual(
+      [
+        `exclusion rule ${own.id} of broken.test, re:a{256}, cannot be compiled by PostgreSQL (invalid repetition count(s)): ` +
+          `it excludes no host until it is removed (DELETE /api/v1/domains/broken.test/exclusions/${own.id}) and ` +
+          'replaced by a pattern the service accepts',
+        `exclusion rule ${program.id} of bugcrowd program "Broken Co", re:\\x{41}, cannot be compiled by PostgreSQL ` +
+          `(invalid escape \\ sequence): it excludes no host until it is removed ` +
+          `(DELETE /api/v1/platforms/bugcrowd/exclusions/${program.id}) and replaced by a pattern the service accepts`,
+      ].sort(),
+    );
+    const headers = bearer(await t.token(['read', 'write']));
+    await scanThroughApi(t, crt, headers, 'broken.test', ['www.broken.test', 'api.broken.test']);
+    const hosts = (await t.get('/domains/broken.test/subdomains?scope=all', headers)).body.data as Host[];
+    expect(hosts.map((h) => [h.host, h.in_scope]).sort()).toEqual([
+      ['api.broken.test', true],
+      ['www.broken.test', true],
+    ]);
+    const plain = await t.post('/domains/fine.test/exclusions', { pattern: 'www.fine.test' }, headers);
+    expect(plain.status).toBe(201);
+    // The rules are still listed, as given, and flagged again at the next start until they are removed.
+    const listed = (await t.get('/domains/broken.test/exclusions', headers)).body.data as { pattern: string }[];
+    expect(listed.map((r) => r.pattern).sort()).toEqual(['re:\\x{41}', 're:a{256}']);
+    expect((await t.app.get(StoredRulesCheck).check()).map((f) => f.rule.pattern).sort()).toEqual([
+      're:\\x{41}',
+      're:a{256}',
+    ]);
+    expect((await t.request('DELETE', `/domains/broken.test/exclusions/${own.id}`, { headers })).status).toBe(200);
+    expect((await t.app.get(StoredRulesCheck).check()).map((f) => f.rule.pattern)).toEqual(['re:\\x{41}']);
   });
 });

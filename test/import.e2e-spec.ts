@@ -250,6 +250,21 @@ describe('domains import', () => {
     }
   });
 
+  it('skips the lines of a txt list that are no domain, counted by reason as other formats do, and imports the rest', async () => {
+    const list = join(dir, 'mixed.txt');
+    writeFileSync(list, 'mixed-one.com\n10.0.0.0/8\nnot a domain at all\nmixed-two.net\n');
+    expect((await importOk(list, '--format', 'txt')).slice(0, 3)).toEqual([
+      `${list}: 4 targets → 2 root domains (self)`,
+      'added 2, kept 0, disabled 0, under another platform 0',
+      'skipped 2 targets: free_text 1, ip_address 1',
+    ]);
+    const rows = await snapshot();
+    expect(rows.filter((r) => r.domain.startsWith('mixed-')).map((r) => [r.domain, r.platform_slug])).toEqual([
+      ['mixed-one.com', 'self'],
+      ['mixed-two.net', 'self'],
+    ]);
+  });
+
   it.each([
     [
       'broken.json',
@@ -263,7 +278,7 @@ describe('domains import', () => {
       ['--format', 'bounty-targets'],
       /program 2 \("Broken"\): targets\.in_scope is not a list/,
     ],
-    ['list.txt', 'good-one.com\n10.0.0.0/8\n', ['--format', 'txt'], /line 2: not a domain \(ip_address\)$/],
+    ['list.txt', '# nothing here\n10.0.0.0/8\n', ['--format', 'txt'], /no line is a domain \(line 2: ip_address\)$/],
     [
       'scope.json',
       '[]',
@@ -296,7 +311,7 @@ describe('domains import', () => {
 
   const SHADOW = 'root:$6$s4ltS4lt$Hunter2HashHunter2Hash:19700:0:99999:7:::\ndaemon:*:19700:0:99999:7:::\n';
   it.each([
-    ['--format txt', 'shadow', SHADOW, ['--format', 'txt'], /line 1: not a domain \(free_text\)$/],
+    ['--format txt', 'shadow', SHADOW, ['--format', 'txt'], /no line is a domain \(line 1: free_text\)$/],
     ['--format chaos', 'shadow', SHADOW, ['--format', 'chaos'], /not valid JSON$/],
     [
       '--format bounty-targets',

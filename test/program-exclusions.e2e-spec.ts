@@ -167,4 +167,18 @@ describe('program exclusion rules', () => {
     expectError(await removeRule('x1'), 400, 'invalid_id');
     expectError(await t.get(`/platforms/hackerone/exclusions?program=${'x'.repeat(201)}`, read), 400, 'invalid_query');
   });
+
+  it('refuses a pattern PostgreSQL cannot compile, so that the program’s domains are scanned as before', async () => {
+    const refused = ['re:a{256}', 're:a{2,1000}', 're:\\x{41}', 're:[^\\x00-\\x{10FFFF}]', 're:[\\d-z]'];
+    for (const pattern of refused) {
+      const res = await addRule({ program: PROGRAM, pattern });
+      expectError(res, 400, 'invalid_body');
+      expect(res.body.error.message).toMatch(/^a regular expression may /);
+    }
+    const kept = (await t.get('/platforms/hackerone/exclusions', read)).body.data as Rule[];
+    expect(kept.filter((r) => refused.includes(r.pattern))).toEqual([]);
+    await scanThroughApi(t, crt, write, 'acme-one.test', [...hostsOf('acme-one.test'), 'late.acme-one.test']);
+    const hosts = (await t.get('/domains/acme-one.test/subdomains?scope=all', read)).body.data as Host[];
+    expect(hosts.map((h) => h.host)).toContain('late.acme-one.test');
+  });
 });

@@ -27,6 +27,7 @@ import { EventsModule, NewHostSignalModule } from '../events/events.module.js';
 import { HealthModule } from '../health/health.module.js';
 import { HostsModule } from '../hosts/hosts.module.js';
 import { ScopeModule } from '../scope/scope.module.js';
+import { StoredRulesCheck } from '../scope/stored-rules.check.js';
 import { PlatformsModule } from '../platforms/platforms.module.js';
 import { DiscoveryModule } from '../discovery/discovery.module.js';
 import { ExportModule } from '../export/export.module.js';
@@ -82,6 +83,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ConditionalGetGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_PIPE, useClass: ApiValidationPipe },
+        // Stored exclusion rules PostgreSQL cannot compile are named, and kept from breaking scans, at start.
+        StoredRulesCheck,
       ],
     };
   }

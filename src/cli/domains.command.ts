@@ -11,7 +11,11 @@ interface AddOptions {
   disabled?: boolean;
 }
 
-@SubCommand({ name: 'add', arguments: '<domains...>', description: 'Track root domains under a platform' })
+@SubCommand({
+  name: 'add',
+  arguments: '<domains...>',
+  description: 'Track root domains under a platform; names that are no root domain are refused, the others added',
+})
 export class DomainsAddCommand extends CommandRunner {
   constructor(
     private readonly domains: DomainsService,
@@ -23,11 +27,13 @@ export class DomainsAddCommand extends CommandRunner {
   async run(names: string[], options: AddOptions): Promise<void> {
     if (!options.platform)
       throw new CliError('--platform is required (self, hackerone, bugcrowd, intigriti or yeswehack)');
-    const { added, existing } = await this.domains
+    const { added, existing, refused } = await this.domains
       .add(names, options.platform, options.program ?? null, !options.disabled)
       .catch(asCliError);
     for (const d of added) this.out.line(`added ${d}`);
     for (const d of existing) this.out.line(`already tracked ${d}`);
+    // The names refused are said after the others are added, and make the exit code 1.
+    if (refused.length > 0) throw new CliError(`not added: ${refused.join('; ')}`);
   }
 
   @Option({

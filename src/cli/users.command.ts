@@ -4,6 +4,25 @@ import { UsersService } from '../users/users.service.js';
 import { asCliError, CliError, CliOutput, iso } from './cli-output.js';
 import { readNewPassword } from './password-input.js';
 
+/**
+ * Where the service is reached, as it says where it listens: PUBLIC_URL, else HOST and PORT, an address that binds
+ * every interface (0.0.0.0, ::) read as the loopback one.
+ */
+export function serviceUrl(env: Pick<Environment, 'PUBLIC_URL' | 'HOST' | 'PORT'>): string {
+  if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/+$/, '');
+  const host = env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST === '::' ? '[::1]' : env.HOST;
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${env.PORT}`;
+}
+
+/** Whether a service answers its liveness check at `base` within a second. */
+async function answers(base: string): Promise<boolean> {
+  try {
+    return (await fetch(`${base}/health/live`, { signal: AbortSignal.timeout(1000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
 interface CreateOptions {
   email?: string;
   name?: string;
@@ -26,8 +45,15 @@ export class UsersCreateCommand extends CommandRunner {
     if (!options.email) throw new CliError('--email is required');
     const password = await readNewPassword();
     const user = await this.users.create(options.email, options.name, password).catch(asCliError);
-    const base = this.env.PUBLIC_URL ?? `http://${this.env.HOST}:${this.env.PORT}`;
-    this.out.note(`Created user ${user.email}. They sign in at ${base.replace(/\/$/, '')}/account with this password.`);
+    const base = serviceUrl(this.env);
+    // Made of HOST and PORT, the address is the service's only if this command runs with the service's settings.
+    const unsure = !this.env.PUBLIC_URL && !(await answers(base));
+    this.out.note(
+      unsure
+        ? `Created user ${user.email}. They sign in at /account with this password (no service answers at ${base} ` +
+            "now: give this command the service's PUBLIC_URL or PORT to name its address)."
+        : `Created user ${user.email}. They sign in at ${base}/account with this password.`,
+    );
     this.out.line(user.id);
   }
 

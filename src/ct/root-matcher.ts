@@ -8,8 +8,9 @@ export interface RootMatch {
 /**
  * Which tracked roots a certificate name is a host of. A host lies strictly below its root, as in scans (the root
  * itself is no host of it): `a.b.example.com` is tried as `b.example.com`, then `example.com`, then `com`, each one
- * Set lookup, so a name costs O(labels) whatever the number of roots. A name under two tracked roots (example.com
- * and shop.example.com) is a host of both, as a scan of each would find it.
+ * Set lookup, so a name costs O(labels) whatever the number of roots. A name under two tracked roots (only where
+ * the Public Suffix List nests them, as amazonaws.com and bucket.s3.amazonaws.com) is a host of both, as a scan of
+ * each would find it.
  */
 export class RootMatcher {
   constructor(private readonly roots: ReadonlyMap<string, number>) {}

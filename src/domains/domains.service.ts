@@ -24,17 +24,24 @@ export class DomainsService {
     private readonly platforms: PlatformsRepository,
   ) {}
 
-  /** Validates every name before writing any, so a bad argument leaves nothing half-written. */
+  /**
+   * Tracks the names that are root domains and refuses the others, each with its reason: one bad name among several
+   * keeps none of the rest out. A bad platform or program refuses them all, before anything is written.
+   */
   async add(names: string[], platformSlug: string, program: string | null, enabled: boolean) {
-    const unique = this.validNames(names);
+    if (names.length === 0) throw new DomainInputError('give at least one domain');
     if (program !== null && hasControlCharacters(program))
       throw new DomainInputError(CONTROL_CHARACTERS_PROBLEM('--program'));
     const problem = await this.platforms.unknownSlugProblem(platformSlug);
     if (problem) throw new DomainInputError(problem);
-    const added = await this.domains.insertMissing(
-      unique.map((domain) => ({ domain, platformSlug, program, enabled })),
-    );
-    return { added, existing: unique.filter((d) => !added.includes(d)) };
+    const checked = [...new Set(names)].map((name) => ({ name, why: rootDomainProblem(name) }));
+    const refused = checked.filter((c) => c.why !== null).map((c) => `"${c.name}" ${c.why}`);
+    const valid = checked.filter((c) => c.why === null).map((c) => c.name);
+    const added =
+      valid.length > 0
+        ? await this.domains.insertMissing(valid.map((domain) => ({ domain, platformSlug, program, enabled })))
+        : [];
+    return { added, existing: valid.filter((d) => !added.includes(d)), refused };
   }
 
   async setEnabled(names: string[], enabled: boolean) {

@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { stripControlCharacters } from '../common/validation/control-characters.js';
 import { PLATFORM_SLUGS } from '../platforms/platform-slugs.js';
 import type { ExclusionPattern } from '../scope/exclusion-pattern.js';
@@ -56,7 +57,7 @@ const FIELDS: Record<string, { type: string; value: string; handle: (p: Json) =>
   bugcrowd: {
     type: 'type',
     value: 'target',
-    handle: (p) => (typeof p.url === 'string' ? p.url.replace(/\/+$/, '').split('/').pop() : null),
+    handle: (p) => (typeof p.url === 'string' ? withoutTrailingSlashes(p.url).split('/').pop() : null),
   },
   intigriti: {
     type: 'type',
@@ -69,6 +70,13 @@ const FIELDS: Record<string, { type: string; value: string; handle: (p: Json) =>
   },
   yeswehack: { type: 'type', value: 'target', handle: (p) => p.id },
 };
+
+/** A URL without its trailing slashes, in one pass (`/\/+$/` retries from every slash of a run). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
+}
 
 /** The platform a bounty-targets file name stands for: hackerone_data.json → hackerone. */
 export function platformFromFileName(name: string): string | null {
@@ -109,7 +117,9 @@ class Collector {
     if ('rules' in reduction) {
       const kept = reduction.rules.filter((r) => roots.has(r.root));
       const safe = kept.filter((r) => {
-        const matches = new RegExp(r.pattern.regex);
+        // On re2js, linear in the host: the pattern comes from the file, and a wildcard such as a*a*a*a*.example.com
+        // would make a backtracking engine try every split of a long label.
+        const matches = RE2JS.compile(r.pattern.regex);
         return !inScope.some((host) => matches.test(host));
       });
       for (const { root, pattern } of safe) {
@@ -244,18 +254,23 @@ export function parseChaos(source: string, only: string | null): ParsedScope {
 }
 
 /**
- * One domain (or host, wildcard or URL) per line; blank lines and lines starting with # are ignored. A bad line
- * is named by its number, never quoted: pointed at a file that is no scope list, quoting would print its secrets.
+ * One domain (or host, wildcard or URL) per line; blank lines and lines starting with # are ignored, and a line that
+ * is no domain is skipped. A bad line is named by its number, never quoted: pointed at a file that is no scope list,
+ * quoting would print its secrets.
  */
 export function parseTxt(source: string, platform: string): ParsedScope {
   const out = new Collector();
-  source.split(/\r?\n/).forEach((line, i) => {
+  let firstRefused: string | null = null;
+  for (const [i, line] of source.split(/\r?\n/).entries()) {
     const value = line.trim();
-    if (!value || value.startsWith('#')) return;
+    if (!value || value.startsWith('#')) continue;
     const reduction = reduceValue(value);
-    if ('skip' in reduction) throw new ImportFormatError(`line ${i + 1}: not a domain (${reduction.skip})`);
+    // A line that is no domain is skipped and counted by its reason, as the other formats' targets are.
+    if ('skip' in reduction) firstRefused ??= `line ${i + 1}: ${reduction.skip}`;
     out.add({ platform, program: null, handle: null }, reduction);
-  });
+  }
+  // A file none of whose lines is a domain is no list of domains (the wrong file, say): refused, never imported.
+  if (out.entries.size === 0 && firstRefused) throw new ImportFormatError(`no line is a domain (${firstRefused})`);
   return out.parsed([platform], 0);
 }
 

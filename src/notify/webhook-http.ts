@@ -4,6 +4,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { AppError } from '../common/errors/app-error.js';
+import { indefiniteArticle } from '../common/net/special-addresses.js';
 
 /** The outcome of one POST to a webhook endpoint. */
 export interface PostOutcome {
@@ -96,12 +98,21 @@ const RANGE_NAMES: Record<string, string> = {
   droneRemoteIdProtocolEntityTags: 'reserved',
 };
 
+/** Lookup failures that say the name does not exist (NXDOMAIN, or no address): the URL is wrong. */
+const NAME_ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA']);
+/** When to try again after the name could not be looked up for now. */
+const LOOKUP_RETRY_SECONDS = 10;
+
+type Lookup = (host: string, options: { all: true }) => Promise<{ address: string }[]>;
+
 /**
  * Why a webhook URL may not be registered, or null: its host is, or resolves to, a loopback, private, link-local
- * or other special-use address (anything ipaddr.js does not call unicast), or does not resolve at all (it cannot
- * be checked). Nothing is looked up when private addresses are allowed.
+ * or other special-use address (anything ipaddr.js does not call unicast), or does not exist. A name that cannot
+ * be looked up right now (EAI_AGAIN, a resolver that timed out or failed) is the service's trouble, not the
+ * URL's: that throws 503 service_unavailable with Retry-After. Nothing is looked up when private addresses are
+ * allowed.
  */
-export async function targetProblem(url: URL, allowPrivate: boolean): Promise<string | null> {
+export async function targetProblem(url: URL, allowPrivate: boolean, resolve: Lookup = lookup): Promise<string | null> {
   if (allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
@@ -112,19 +123,24 @@ export async function targetProblem(url: URL, allowPrivate: boolean): Promise<st
       const timeout = new Promise<never>((_, reject) =>
         setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })), LOOKUP_MS).unref(),
       );
-      addresses = (await Promise.race([lookup(host, { all: true }), timeout])).map((a) => a.address);
+      addresses = (await Promise.race([resolve(host, { all: true }), timeout])).map((a) => a.address);
     } catch (e) {
-      return `${host} does not resolve (${(e as { code?: string }).code ?? 'lookup failed'})`;
+      const code = (e as { code?: string }).code ?? 'lookup failed';
+      if (!NAME_ABSENT.has(code)) {
+        throw new AppError('service_unavailable', `${host} cannot be looked up right now (${code}); retry shortly`, {
+          retryAfterSeconds: LOOKUP_RETRY_SECONDS,
+        });
+      }
+      return `${host} does not resolve (${code})`;
     }
   }
   for (const address of addresses) {
     const range = ipaddr.process(address).range();
     if (range !== 'unicast') {
       const kind = RANGE_NAMES[range] ?? range;
-      const a = /^(?:[aeio]|u(?!ni))/.test(kind) ? 'an' : 'a';
       return (
-        `${host} is ${address === host ? '' : `at ${address}, `}${a} ${kind} address: webhooks reach public ` +
-        'addresses only (WEBHOOK_ALLOW_PRIVATE=on allows others)'
+        `${host} is ${address === host ? '' : `at ${address}, `}${indefiniteArticle(kind)} ${kind} address: webhooks ` +
+        'reach public addresses only (WEBHOOK_ALLOW_PRIVATE=on allows others)'
       );
     }
   }

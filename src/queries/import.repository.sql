@@ -80,4 +80,6 @@ ON CONFLICT (domain_id, pattern)
 WHERE
   program_rule_id IS NULL DO NOTHING
 RETURNING
-  domain_id;
+  domain_id,
+  pattern,
+  regex;

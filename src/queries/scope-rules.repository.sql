@@ -19,6 +19,8 @@ ORDER BY
 -- ScopeRulesRepository.add
 SELECT
   pg_current_xact_id();
+SELECT
+  '' ~ $1 AS matched;
 INSERT INTO
   scope_rules (domain_id, kind, pattern, regex)
 SELECT
@@ -211,6 +213,74 @@ SELECT
       events
   )::int AS events;
 
+-- ScopeRulesRepository.storedRegexRules
+SELECT
+  r.id::text AS id,
+  d.domain,
+  NULL AS platform,
+  NULL AS program,
+  r.pattern,
+  r.regex
+FROM
+  scope_rules r
+  JOIN domains d ON d.id = r.domain_id
+WHERE
+  r.kind = 'regex'
+  AND r.program_rule_id IS NULL
+UNION ALL
+SELECT
+  p.id::text,
+  NULL,
+  p.platform_slug,
+  p.program,
+  p.pattern,
+  p.regex
+FROM
+  program_scope_rules p
+WHERE
+  p.kind = 'regex';
+
+-- ScopeRulesRepository.compileProblem
+SELECT
+  '' ~ $1 AS matched;
+
+-- ScopeRulesRepository.matchNothing
+WITH
+  programs AS (
+    UPDATE program_scope_rules
+    SET
+      regex = $2
+    WHERE
+      kind = 'regex'
+      AND regex = $1
+    RETURNING
+      1
+  ),
+  domains AS (
+    UPDATE scope_rules
+    SET
+      regex = $2
+    WHERE
+      kind = 'regex'
+      AND regex = $1
+    RETURNING
+      1
+  )
+SELECT
+  (
+    (
+      SELECT
+        count(*)
+      FROM
+        programs
+    ) + (
+      SELECT
+        count(*)
+      FROM
+        domains
+    )
+  )::int AS n;
+
 -- ScopeRulesRepository.programDomains
 SELECT
   count(*)::int AS n
@@ -279,6 +349,8 @@ ORDER BY
 -- ScopeRulesRepository.addProgram
 SELECT
   pg_current_xact_id();
+SELECT
+  '' ~ $1 AS matched;
 WITH
   added AS (
     INSERT INTO

@@ -1,5 +1,7 @@
 import { RE2JS } from 're2js';
+import { AppError, type ErrorCode } from '../common/errors/app-error.js';
 import { hasControlCharacters } from '../common/validation/control-characters.js';
+import { portabilityProblem } from './regex-portability.js';
 
 /** How a rule names the hosts it excludes. */
 export const EXCLUSION_KINDS = ['host', 'wildcard', 'regex'] as const;
@@ -7,6 +9,13 @@ export type ExclusionKind = (typeof EXCLUSION_KINDS)[number];
 
 /** The longest pattern accepted, in characters (a host name's own limit is 253). */
 export const MAX_PATTERN_LENGTH = 256;
+
+/** A refused pattern, with the reason; the API answers it as invalid_body, the CLI prints it. */
+export class ExclusionPatternError extends AppError {
+  constructor(message: string, code: ErrorCode = 'invalid_body') {
+    super(code, message);
+  }
+}
 
 export interface ExclusionPattern {
   kind: ExclusionKind;
@@ -34,9 +43,9 @@ const escapeRegex = (text: string) => text.replace(/[.\\+?^$()[\]{}|*]/g, '\\$&'
  * A regular expression must be RE2 syntax, checked by re2js: no back-references and no look-around, the features
  * that make a matcher backtrack. PostgreSQL then matches it with its DFA alone (a plain `~` asks for no
  * sub-matches), in time linear in the host name, so a hostile pattern cannot hang the statement that re-evaluates
- * a domain's hosts. Embedded flags other than a leading `(?i)` and RE2-only escapes (`\z`, `\C`, `\Q…\E`,
- * `\p{…}`, named groups) are refused, since PostgreSQL would read them otherwise. Returns the reason a pattern is
- * refused as a string.
+ * a domain's hosts. Of RE2's syntax only what PostgreSQL reads the same way is accepted (see portabilityProblem);
+ * the repository still compiles each one in PostgreSQL before it is kept. Returns the reason a pattern is refused
+ * as a string.
  */
 export function parseExclusionPattern(input: string): ExclusionPattern | string {
   const text = input.trim();
@@ -65,11 +74,7 @@ function parseRegex(source: string): ExclusionPattern | string {
   } catch (e) {
     return `not a regular expression this service matches in linear time (RE2 syntax): ${(e as Error).message}`;
   }
-  const flags = source.match(/\(\?[^:]/g) ?? [];
-  const leadingCaseless = source.startsWith('(?i)') ? 1 : 0;
-  if (flags.length > leadingCaseless) return 'a regular expression may use no flags but a leading (?i)';
-  if (/\\[zCQEpPAb]/.test(source.replace(/\\\\/g, ''))) {
-    return 'a regular expression may not use \\z, \\A, \\b, \\C, \\Q…\\E or \\p{…}: use ^, $ and character classes';
-  }
+  const problem = portabilityProblem(source);
+  if (problem) return `a regular expression ${problem}`;
   return { kind: 'regex', pattern: `re:${source}`, regex: source };
 }

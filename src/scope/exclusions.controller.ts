@@ -11,6 +11,7 @@ import {
   ExclusionDto,
   ProgramExclusionDto,
   ProgramExclusionsQuery,
+  RULE_ID_SCHEMA,
 } from './dto/exclusion.dto.js';
 import { ScopeRulesService } from './scope-rules.service.js';
 
@@ -43,8 +44,8 @@ export class ExclusionsController {
     description:
       'Needs a key with the write scope. Body: `{"pattern": "*.dev.example.com"}`. A pattern the domain already ' +
       'has is kept as it is (and moves nothing). Each host that moves gets a scope_changed event. A regular ' +
-      'expression must be ' +
-      'RE2 syntax (no back-references or look-around), at most 256 characters.',
+      'expression must be RE2 syntax (no back-references or look-around) that PostgreSQL reads the same way and ' +
+      'compiles (no repetition count over 255, no \\x{…}, no flags but a leading (?i)), at most 256 characters.',
   })
   @ApiParam(DOMAIN)
   @ApiEnvelope(ExclusionDto, { status: 201, meta: ExclusionChangeMetaDto, description: 'The rule, as kept' })
@@ -60,7 +61,7 @@ export class ExclusionsController {
     description: 'Needs a key with the write scope. Each host that moves gets a scope_changed event.',
   })
   @ApiParam(DOMAIN)
-  @ApiParam({ name: 'id', description: "The rule's id", example: '12' })
+  @ApiParam({ name: 'id', description: "The rule's id", example: '12', schema: RULE_ID_SCHEMA })
   @ApiEnvelope(ExclusionDto, { meta: ExclusionChangeMetaDto, description: 'The rule removed' })
   @ApiErrors('invalid_id', 'invalid_domain', 'not_found')
   remove(@Param('domain', RootDomainPipe) domain: string, @Param('id') id: string) {
@@ -113,7 +114,7 @@ export class ProgramExclusionsController {
     description: 'Needs a key with the write scope. Each host that comes back in scope gets a scope_changed event.',
   })
   @ApiParam(SLUG)
-  @ApiParam({ name: 'id', description: "The program rule's id", example: '3' })
+  @ApiParam({ name: 'id', description: "The program rule's id", example: '3', schema: RULE_ID_SCHEMA })
   @ApiEnvelope(ProgramExclusionDto, { meta: ExclusionChangeMetaDto, description: 'The rule removed' })
   @ApiErrors('invalid_id', 'unknown_platform', 'not_found')
   remove(@Param('slug', PlatformSlugPipe) slug: string, @Param('id') id: string) {

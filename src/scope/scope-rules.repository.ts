@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
-import type { ExclusionKind, ExclusionPattern } from './exclusion-pattern.js';
+import { type ExclusionKind, type ExclusionPattern, ExclusionPatternError } from './exclusion-pattern.js';
 import { GenerateSql } from '../database/generate-sql.js';
 import { HostStore, type HostWriter } from '../hosts/store/host-store.js';
 
@@ -34,6 +34,53 @@ const PROGRAM_COLUMNS = `p.id::text AS id, p.program, p.kind, p.pattern,
   (SELECT count(*) FROM scope_rules r WHERE r.program_rule_id = p.id)::int AS domains,
   ${isoSql('p.created_at')} AS created_at`;
 
+/** A stored regular-expression rule, a domain's own (domain) or a program's (platform and program). */
+export interface StoredRegexRule {
+  id: string;
+  domain: string | null;
+  platform: string | null;
+  program: string | null;
+  pattern: string;
+  regex: string;
+}
+
+/**
+ * What a rule PostgreSQL cannot compile matches in its stead once the start-up check has found it: nothing (a
+ * character before the start of the name), so that every statement matching hosts goes on.
+ */
+export const MATCHES_NOTHING = '.^';
+
+/** PostgreSQL's SQLSTATE invalid_regular_expression. */
+const INVALID_REGULAR_EXPRESSION = '2201B';
+
+/** PostgreSQL's reason for refusing a regular expression, or null when `e` is some other failure. */
+function refusalOf(e: unknown): string | null {
+  const error = e as { code?: unknown; driverError?: { code?: unknown }; message?: unknown };
+  const code = error.code ?? error.driverError?.code;
+  if (code !== INVALID_REGULAR_EXPRESSION || typeof error.message !== 'string') return null;
+  return error.message.replace(/^invalid regular expression:\s*/, '');
+}
+
+/**
+ * Compiles each rule's regex in PostgreSQL, which matches every host with it, in the transaction that stores it: a
+ * pattern that got past the syntax check but not PostgreSQL's compiler (its limits) is refused as a bad pattern
+ * here, never stored to make later statements fail. Each regex is compiled once.
+ */
+async function requireCompiled(m: EntityManager, rules: { pattern: string; regex: string }[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const rule of rules) {
+    if (seen.has(rule.regex)) continue;
+    seen.add(rule.regex);
+    try {
+      await rows(m, `SELECT '' ~ $1 AS matched`, [rule.regex]);
+    } catch (e) {
+      const problem = refusalOf(e);
+      if (problem === null) throw e;
+      throw new ExclusionPatternError(`${rule.pattern} cannot be compiled by PostgreSQL: ${problem}`);
+    }
+  }
+}
+
 /**
  * Brings the imported rules of the root domains a scope list names (`domains`, under their platform) to `wanted`,
  * inside the import's transaction: imported rules the list no longer makes go, new ones come (a pattern a manual
@@ -55,16 +102,18 @@ export async function syncImportedRules(
       RETURNING r.domain_id`,
     [JSON.stringify(domains), JSON.stringify(wanted)],
   );
-  const added = await rows<{ domain_id: number }>(
+  const added = await rows<{ domain_id: number; pattern: string; regex: string }>(
     w.manager,
     `INSERT INTO scope_rules (domain_id, kind, pattern, regex, origin)
      SELECT d.id, w.kind, w.pattern, w.regex, 'import'
        FROM jsonb_to_recordset($1::jsonb) AS w(domain text, platform text, kind text, pattern text, regex text)
        JOIN domains d ON d.domain = w.domain AND d.platform_slug = w.platform
      ON CONFLICT (domain_id, pattern) WHERE program_rule_id IS NULL DO NOTHING
-     RETURNING domain_id`,
+     RETURNING domain_id, pattern, regex`,
     [JSON.stringify(wanted)],
   );
+  // Only the rules new to the database: those kept were compiled when they came.
+  await requireCompiled(w.manager, added);
   const changed = [...new Set([...removed, ...added].map((r) => r.domain_id).concat(joined))];
   return { added: added.length, removed: removed.length, moved: await w.applyScope(changed) };
 }
@@ -96,6 +145,7 @@ export class ScopeRulesRepository {
   add(domainId: number, patterns: ExclusionPattern[]): Promise<{ rules: ExclusionRow[]; moved: number }> {
     return this.hosts.transaction(async (w) => {
       const m = w.manager;
+      await requireCompiled(m, patterns);
       await rows(
         m,
         `INSERT INTO scope_rules (domain_id, kind, pattern, regex)
@@ -131,6 +181,55 @@ export class ScopeRulesRepository {
       );
       return { rules, moved: rules.length > 0 ? await w.applyScope([domainId]) : 0 };
     });
+  }
+
+  /** The stored regular-expression rules, of domains (their own) and of programs, for the start-up check. */
+  @GenerateSql()
+  storedRegexRules(): Promise<StoredRegexRule[]> {
+    return rows<StoredRegexRule>(
+      this.db,
+      `SELECT r.id::text AS id, d.domain, NULL AS platform, NULL AS program, r.pattern, r.regex
+         FROM scope_rules r JOIN domains d ON d.id = r.domain_id
+        WHERE r.kind = 'regex' AND r.program_rule_id IS NULL
+       UNION ALL
+       SELECT p.id::text, NULL, p.platform_slug, p.program, p.pattern, p.regex
+         FROM program_scope_rules p WHERE p.kind = 'regex'`,
+    );
+  }
+
+  /**
+   * PostgreSQL's reason for refusing a regex, or null when it compiles. Outside any transaction: a refusal ends
+   * nothing but this statement.
+   */
+  @GenerateSql({ params: ['^staging\\d+\\.'] })
+  async compileProblem(regex: string): Promise<string | null> {
+    try {
+      await rows(this.db, `SELECT '' ~ $1 AS matched`, [regex]);
+      return null;
+    } catch (e) {
+      const problem = refusalOf(e);
+      if (problem === null) throw e;
+      return problem;
+    }
+  }
+
+  /**
+   * Makes every regular-expression rule with this regex (domains' own, programs', and the programs' copies) match
+   * nothing, in one statement; returns how many rules changed. No host moves: such a rule never matched one.
+   */
+  @GenerateSql({ params: ['a{256}'] })
+  async matchNothing(regex: string): Promise<number> {
+    const [{ n }] = await rows<{ n: number }>(
+      this.db,
+      `WITH programs AS (
+         UPDATE program_scope_rules SET regex = $2 WHERE kind = 'regex' AND regex = $1 RETURNING 1
+       ), domains AS (
+         UPDATE scope_rules SET regex = $2 WHERE kind = 'regex' AND regex = $1 RETURNING 1
+       )
+       SELECT ((SELECT count(*) FROM programs) + (SELECT count(*) FROM domains))::int AS n`,
+      [regex, MATCHES_NOTHING],
+    );
+    return n;
   }
 
   /** How many tracked root domains of a platform belong to a program (named exactly). */
@@ -176,6 +275,7 @@ export class ScopeRulesRepository {
   ): Promise<{ rules: ProgramExclusionRow[]; moved: number }> {
     return this.hosts.transaction(async (w) => {
       const m = w.manager;
+      await requireCompiled(m, patterns);
       const copied = await rows<{ domain_id: number }>(
         m,
         `WITH added AS (

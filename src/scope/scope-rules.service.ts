@@ -1,17 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, type ErrorCode } from '../common/errors/app-error.js';
+import { AppError } from '../common/errors/app-error.js';
 import { envelope } from '../common/envelope.js';
 import { DomainsService } from '../domains/domains.service.js';
 import { PlatformsService } from '../platforms/platforms.service.js';
-import { type ExclusionPattern, parseExclusionPattern } from './exclusion-pattern.js';
+import { type ExclusionPattern, ExclusionPatternError, parseExclusionPattern } from './exclusion-pattern.js';
 import { type ExclusionRow, type ProgramExclusionRow, ScopeRulesRepository } from './scope-rules.repository.js';
-
-/** A refused pattern, with the reason; the API answers it as invalid_body, the CLI prints it. */
-export class ExclusionPatternError extends AppError {
-  constructor(message: string, code: ErrorCode = 'invalid_body') {
-    super(code, message);
-  }
-}
 
 /** Reads patterns, all or none: the first refused one names its reason. */
 export function parsePatterns(patterns: string[]): ExclusionPattern[] {

@@ -5,11 +5,14 @@ import { ExclusionsController, ProgramExclusionsController } from './exclusions.
 import { ScopeRulesRepository } from './scope-rules.repository.js';
 import { ScopeRulesService } from './scope-rules.service.js';
 
-/** Exclusion rules per root domain and per program, and the scope of each host they decide. */
+/**
+ * Exclusion rules per root domain and per program, and the scope of each host they decide. The service's root adds
+ * StoredRulesCheck (the CLI's does not).
+ */
 @Module({
   imports: [DomainsModule, PlatformsModule],
   controllers: [ExclusionsController, ProgramExclusionsController],
   providers: [ScopeRulesRepository, ScopeRulesService],
-  exports: [ScopeRulesService],
+  exports: [ScopeRulesService, ScopeRulesRepository],
 })
 export class ScopeModule {}

@@ -1,4 +1,4 @@
-import { isSpecialUse } from './special-addresses.js';
+import { indefiniteArticle, isSpecialUse } from './special-addresses.js';
 
 describe('isSpecialUse', () => {
   it.each([
@@ -30,4 +30,36 @@ describe('isSpecialUse', () => {
   it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) =>
     expect(isSpecialUse(address)).toBe(false),
   );
+});
+
+describe('indefiniteArticle', () => {
+  // The names of ipaddr.js's ranges as refusals say them, and words that start with a vowel letter said otherwise.
+  it.each([
+    ['IPv4-embedded', 'an'],
+    ['ipv4-embedded', 'an'],
+    ['IPV4-mapped', 'an'],
+    ['IPv4-translated', 'an'],
+    ['ORCHIDv2', 'an'],
+    ['AMT', 'an'],
+    ['AS112', 'an'],
+    ['unspecified', 'an'],
+    ['Unspecified', 'an'],
+    ['8-bit', 'an'],
+    ['11th', 'an'],
+    ['hour', 'an'],
+    ['6to4', 'a'],
+    ['Teredo', 'a'],
+    ['unique local (private)', 'a'],
+    ['Unique local', 'a'],
+    ['URL', 'a'],
+    ['link-local', 'a'],
+    ['carrier-grade NAT', 'a'],
+    ['benchmarking', 'a'],
+    ['one-way', 'a'],
+    ['European', 'a'],
+    ['loopback', 'a'],
+    ['multicast', 'a'],
+    ['reserved', 'a'],
+    ['110', 'a'],
+  ])('%s takes "%s"', (word, article) => expect(indefiniteArticle(word)).toBe(article));
 });

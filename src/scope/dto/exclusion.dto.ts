@@ -1,15 +1,25 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { TextParam } from '../../common/validation/query-params.js';
-import { EXCLUSION_KINDS, type ExclusionKind } from '../exclusion-pattern.js';
+import { EXCLUSION_KINDS, type ExclusionKind, MAX_PATTERN_LENGTH } from '../exclusion-pattern.js';
 
 const PATTERN =
   'An exact host (`staging.example.com`), a wildcard (`*.dev.example.com`: every host under dev.example.com; ' +
   '`dev-*.example.com`: `*` inside a label is any run of label characters) or a regular expression ' +
-  '(`re:^staging\\d+\\.`, RE2 syntax, matched against the lower-case host name)';
+  '(`re:^staging\\d+\\.`, RE2 syntax as PostgreSQL reads it too, matched against the lower-case host name)';
+
+/** What the body's pattern must be before it is read: 1 to 256 characters, no C0 or C1 control character. */
+const PATTERN_SCHEMA = {
+  minLength: 1,
+  maxLength: MAX_PATTERN_LENGTH,
+  pattern: '^[^\\x00-\\x1f\\x7f-\\x9f]+$',
+} as const;
+
+/** A rule's id as the paths take it (`/exclusions/{id}`): digits, as the service checks them. */
+export const RULE_ID_SCHEMA = { type: 'string', pattern: '^[0-9]{1,18}$' } as const;
 
 export class ExclusionDto {
-  @ApiProperty({ description: "The rule's id", example: '12' }) id: string;
+  @ApiProperty({ description: "The rule's id", example: '12', pattern: RULE_ID_SCHEMA.pattern }) id: string;
   @ApiProperty({ enum: EXCLUSION_KINDS }) kind: ExclusionKind;
   @ApiProperty({ description: `${PATTERN}, as kept`, example: '*.dev.example.com' }) pattern: string;
   @ApiProperty({
@@ -31,7 +41,7 @@ export class ExclusionDto {
 }
 
 export class ProgramExclusionDto {
-  @ApiProperty({ description: "The program rule's id", example: '3' }) id: string;
+  @ApiProperty({ description: "The program rule's id", example: '3', pattern: RULE_ID_SCHEMA.pattern }) id: string;
   @ApiProperty({ description: 'The program, named as its root domains name it', example: 'Example Corp' })
   program: string;
   @ApiProperty({ enum: EXCLUSION_KINDS }) kind: ExclusionKind;
@@ -68,14 +78,14 @@ export class CreateProgramExclusionDto {
   @IsDefined({ message: 'program is required' })
   program: string;
 
-  @ApiProperty({ description: PATTERN, example: 're:^staging\\d+\\.', maxLength: 256 })
+  @ApiProperty({ description: PATTERN, example: 're:^staging\\d+\\.', ...PATTERN_SCHEMA })
   @IsString({ message: 'pattern must be a string' })
   @IsDefined({ message: 'pattern is required' })
   pattern: string;
 }
 
 export class CreateExclusionDto {
-  @ApiProperty({ description: PATTERN, example: '*.dev.example.com', maxLength: 256 })
+  @ApiProperty({ description: PATTERN, example: '*.dev.example.com', ...PATTERN_SCHEMA })
   @IsString({ message: 'pattern must be a string' })
   @IsDefined({ message: 'pattern is required' })
   pattern: string;
