@@ -37,8 +37,71 @@ describe('the error contract', () => {
     expect(onScans.headers.get('allow')).toBe('GET, HEAD, POST');
     const onRescan = await t.request('DELETE', '/api/public/v1/scans/rescan-all');
     expectError(onRescan, 405, 'method_not_allowed');
-    // GET is allowed here too: /scans/rescan-all is also the path of GET /scans/{id}
-    expect(onRescan.headers.get('allow')).toBe('GET, HEAD, POST');
+    // Only POST: the path is POST /scans/rescan-all's own, and only a parameter of GET /scans/{id}.
+    expect(onRescan.headers.get('allow')).toBe('POST');
+  });
+
+  it.each(['GET', 'HEAD', 'PUT', 'DELETE'])(
+    'answers %s /scans/rescan-all, a path of POST, with 405 and Allow: POST, before the key check',
+    async (method) => {
+      for (const headers of [{}, bearer(writer)]) {
+        const res = await t.request(method, '/scans/rescan-all', { headers });
+        expect([method, res.status, res.headers.get('allow')]).toEqual([method, 405, 'POST']);
+        if (method !== 'HEAD') expectError(res, 405, 'method_not_allowed');
+      }
+      // A real id is still GET /scans/{id}'s.
+      expectError(await t.get('/scans/not-a-uuid', bearer(writer)), 400, 'invalid_id');
+    },
+  );
+
+  it('answers a method the path does not have, sent without Content-Type, with 405 or 404 before the key check', async () => {
+    for (const headers of [{}, bearer(writer), { ...bearer(writer), 'content-type': 'application/json' }]) {
+      const body = headers['content-type' as keyof typeof headers] ? '{}' : undefined;
+      const me = await t.request('QUERY', '/me', { headers, body });
+      expectError(me, 405, 'method_not_allowed');
+      expect(me.headers.get('allow')).toBe('GET, HEAD');
+      expectError(await t.request('QUERY', '/nothing-here', { headers, body }), 404, 'not_found');
+      const scans = await t.request('QUERY', '/scans', { headers, body });
+      expect([scans.status, scans.headers.get('allow')]).toEqual([405, 'GET, HEAD, POST']);
+    }
+  });
+
+  it.each([
+    ['POST', '/webhooks//test'],
+    ['GET', '/webhooks//deliveries'],
+    ['POST', '/webhooks//deliveries//retry'],
+    ['GET', '/domains//subdomains'],
+    ['GET', '/domains//subdomains/new'],
+    ['GET', '/platforms//domains'],
+    ['GET', '/platforms//subdomains'],
+    ['GET', '//me'],
+  ])('answers %s %s, an empty path segment, with 404 not_found', async (method, path) => {
+    for (const headers of [{}, bearer(writer)]) {
+      const res = await t.request(method, `/api/v1${path}`, { headers });
+      expectError(res, 404, 'not_found');
+      expect(res.headers.get('allow')).toBeNull();
+    }
+  });
+
+  it('clamps a limit of any number of digits, and says what it refuses', async () => {
+    for (const limit of ['1001', '999999999999999', '1234567890123456', '9'.repeat(400), '00000000000000000005000']) {
+      const res = await t.get(`/domains?limit=${limit}`, bearer(writer));
+      expect([limit.length, res.status, res.body.meta?.limit]).toEqual([limit.length, 200, 1000]);
+    }
+    expect((await t.get('/domains?limit=007', bearer(writer))).body.meta.limit).toBe(7);
+    const zero = await t.get('/domains?limit=0', bearer(writer));
+    expectError(zero, 400, 'invalid_query');
+    expect(zero.body.error.message).toBe('limit must be at least 1 (a larger value than 1000 is clamped to 1000)');
+    for (const limit of ['-1', '1.5', '1e3', 'ten', '+5', ' 5']) {
+      const res = await t.get(`/domains?limit=${encodeURIComponent(limit)}`, bearer(writer));
+      expectError(res, 400, 'invalid_query');
+      expect([limit, res.body.error.message]).toEqual([
+        limit,
+        'limit must be a whole number written in digits only, such as 100',
+      ]);
+    }
+    const twice = await t.get('/domains?limit=5&limit=6', bearer(writer));
+    expect([twice.status, twice.body.error.message]).toEqual([400, 'limit must be given once']);
   });
 
   it.each([

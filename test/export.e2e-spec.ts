@@ -275,6 +275,14 @@ describe('GET /export bytes', () => {
     { host: 'f.nest.test', domain: 'nest.test', status: 404, title: null },
     { host: 'g.nest.test', domain: 'nest.test' },
     { host: 'h.nest.test', domain: 'nest.test', title: 'out of scope', outOfScope: true },
+    // What a hostile page or DNS server under a monitored root can make a spreadsheet run (CSV injection).
+    { host: 'i.nest.test', domain: 'nest.test', title: '=HYPERLINK("http://evil.example/","open")' },
+    { host: 'j.nest.test', domain: 'nest.test', cname: ['=1+1,@SUM(A1).evil.test', 'b.test'], title: '+1' },
+    { host: 'k.nest.test', domain: 'nest.test', cname: ['-2.evil.test'], title: '-2+3' },
+    { host: 'l.nest.test', domain: 'nest.test', title: '@SUM(1+1)*cmd|/C calc!A0' },
+    { host: 'm.nest.test', domain: 'nest.test', title: '\tTAB first' },
+    { host: 'n.nest.test', domain: 'nest.test', title: '\rCR first, "quoted"' },
+    { host: 'o.nest.test', domain: 'nest.test', title: "'already text, and = + - @ later" },
     { host: 'x.a.nest.test', domain: 'nest.test', title: 'outer' },
     { host: 'z.nest.test', domain: 'nest.test', title: '"' },
   ];
@@ -310,6 +318,9 @@ describe('GET /export bytes', () => {
     [k.host, ips(k).join(' '), (k.cname ?? []).join(' '), k.status ?? '', (k.title ?? '').replaceAll('\t', ' ')].join(
       '\t',
     );
+  /** Outside text as a CSV cell: quoted, and a single quote first inside the quotes where a formula could start. */
+  const cell = (text: string | null | undefined) =>
+    text === null || text === undefined ? '' : `"${/^[=+\-@\t\r]/.test(text) ? "'" : ''}${text.replaceAll('"', '""')}"`;
   const csv = (k: Known) =>
     [
       k.host,
@@ -318,9 +329,9 @@ describe('GET /export bytes', () => {
       SEEN_ISO,
       'true',
       ips(k).join(' '),
-      (k.cname ?? []).join(' '),
+      cell(k.cname?.join(' ')),
       k.status ?? '',
-      k.title === null || k.title === undefined ? '' : `"${k.title.replaceAll('"', '""')}"`,
+      cell(k.title),
     ].join(',');
   const json = (k: Known) => ({
     host: k.host,
@@ -364,6 +375,29 @@ describe('GET /export bytes', () => {
     expect((await raw('format=csv&domain=nest.test&fields=title&search=c.')).toString()).toBe(
       'host,domain,platform,first_seen_at,is_active,title\r\n' +
         `c.nest.test,nest.test,hackerone,${SEEN_ISO},true,"tab\there, comma, ""quote"" \\ back\\slash \\N \\. end"\r\n`,
+    );
+  });
+
+  it('writes a title or a CNAME chain that starts like a formula as text: a single quote inside its quotes', async () => {
+    const row = (search: string) => raw(`format=csv&domain=nest.test&fields=cname,title&search=${search}`);
+    const head = 'host,domain,platform,first_seen_at,is_active,cname,title\r\n';
+    const start = (host: string) => `${host},nest.test,hackerone,${SEEN_ISO},true,`;
+    expect((await row('i.nest')).toString()).toBe(
+      `${head}${start('i.nest.test')},"'=HYPERLINK(""http://evil.example/"",""open"")"\r\n`,
+    );
+    // The chain's comma stays inside its cell: nothing after it can start a cell of its own.
+    expect((await row('j.nest')).toString()).toBe(
+      `${head}${start('j.nest.test')}"'=1+1,@SUM(A1).evil.test b.test","'+1"\r\n`,
+    );
+    expect((await row('k.nest')).toString()).toBe(`${head}${start('k.nest.test')}"'-2.evil.test","'-2+3"\r\n`);
+    expect((await row('m.nest')).toString()).toBe(`${head}${start('m.nest.test')},"'\tTAB first"\r\n`);
+    expect((await row('n.nest')).toString()).toBe(`${head}${start('n.nest.test')},"'\rCR first, ""quoted"""\r\n`);
+    expect((await row('o.nest')).toString()).toBe(
+      `${head}${start('o.nest.test')},"'already text, and = + - @ later"\r\n`,
+    );
+    // The other formats carry the text as it is.
+    expect((await raw('fields=title&search=i.nest')).toString()).toBe(
+      'i.nest.test\t=HYPERLINK("http://evil.example/","open")\n',
     );
   });
 

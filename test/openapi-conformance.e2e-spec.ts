@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ANY_OPERATION, DATABASE_BUSY, MALFORMED_REQUEST } from '../src/common/openapi/standard-responses.js';
 import { seedDomain, seedScan } from './fixtures/data.js';
 import { type PrismProxy, redoclyLint, startPrismProxy, violationsOf } from './fixtures/prism.js';
 import { type TestApp, startTestApp } from './fixtures/test-app.js';
@@ -325,6 +326,27 @@ for (const [operation, cases] of Object.entries(CASES)) {
   if (ok) cases.push({ ...ok, status: 304 });
 }
 
+// Fastify reads the body of every method but GET, and refuses one over 16 KiB before any check: one case each where
+// an operation has none of its own.
+for (const [operation, cases] of Object.entries(CASES)) {
+  if (operation.startsWith('GET ') || cases.some((c) => c.status === 413)) continue;
+  cases.push({ status: 413, path: cases[0].path, key: 'write', body: BIG_BODY });
+}
+
+/**
+ * Statuses every operation documents that are answered before any route runs, on a request Prism would not pass
+ * on (a malformed or oversized header, a request that never ends, a method the path does not have):
+ * test/openapi-statuses.e2e-spec.ts provokes each at every operation on the service itself.
+ */
+const BEFORE_ROUTING = Object.keys(ANY_OPERATION).map(Number);
+const onlyMalformed = (op: Json) => op.responses['400']?.description === MALFORMED_REQUEST;
+
+/**
+ * A 503 that only says the database is busy (no connection came free in time) needs the pool held by others:
+ * test/ct-busy.e2e-spec.ts provokes it while the CT follower writes.
+ */
+const onlyBusy = (op: Json) => op.responses['503']?.description === DATABASE_BUSY;
+
 /** Statuses no request can provoke while the database is up (500 query_failed, server_error). */
 const needsAnOutage = (status: number) => status >= 500 && status !== 503;
 
@@ -336,6 +358,12 @@ const STREAM_HELD = [200, 503];
  * the sockets' buffers hold: test/http-limits.e2e-spec.ts provokes it over real sockets on a built server.
  */
 const EXPORT_HELD = [503];
+
+/**
+ * POST /webhooks answers 503 when the URL's name cannot be looked up right now (EAI_AGAIN), which needs a failing
+ * resolver and private addresses refused: the webhook tests provoke it, not this service (WEBHOOK_ALLOW_PRIVATE=on).
+ */
+const LOOKUP_FAILED = [503];
 
 describe('the OpenAPI document, held to the running service by Prism and Redocly', () => {
   let t: TestApp;
@@ -464,8 +492,12 @@ describe('the OpenAPI document, held to the running service by Prism and Redocly
         .filter((s) => !needsAnOutage(s));
       const covered = new Set([
         ...CASES[key].map((c) => c.status),
+        ...BEFORE_ROUTING,
+        ...(onlyMalformed(op) ? [400] : []),
+        ...(onlyBusy(op) ? [503] : []),
         ...(key === 'GET /subdomains/stream' ? STREAM_HELD : []),
         ...(key === 'GET /export' ? EXPORT_HELD : []),
+        ...(key === 'POST /webhooks' ? LOOKUP_FAILED : []),
       ]);
       expect([key, statuses.filter((s) => !covered.has(s))]).toEqual([key, []]);
       expect([key, CASES[key].map((c) => c.status).filter((s) => !statuses.includes(s))]).toEqual([key, []]);

@@ -18,11 +18,12 @@ import { AppError } from '../common/errors/app-error.js';
 import { HttpDrain } from '../common/http/http-drain.js';
 import { installCompression } from '../common/http/compression.js';
 import { installConditionalGet } from '../common/http/conditional-get.js';
+import { installRouteCheck } from '../common/http/route-check.js';
 import { applySecurityHeaders, corsOptions } from '../common/http/security.js';
 import { serializeReply } from '../common/rendered-json.js';
 import { requestIdFor } from '../common/http/request-id.js';
 import { sendError } from '../common/http/send-error.js';
-import { API_PREFIX, RouteIndex, rewriteMirrorPrefix } from '../common/http/route-index.js';
+import { API_PREFIX, MAX_PARAM_LENGTH, RouteIndex, rewriteMirrorPrefix } from '../common/http/route-index.js';
 import type { Environment } from '../config/environment.js';
 import { createLogger, logRequest, logRequests } from '../common/logging/logging.js';
 import type { DatabaseTarget } from '../database/database.js';
@@ -122,7 +123,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
     trustProxy: trustedProxies(env.TRUST_PROXY),
     genReqId: requestIdFor,
     rewriteUrl: (req: { url?: string }) => rewriteMirrorPrefix(req.url ?? '/'),
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // HttpDrain answers requests that arrive while stopping, in the contract's shape.
     return503OnClosing: false,
     // The router's own refusals (malformed percent-encoding, a path segment over maxParamLength) never
@@ -150,6 +151,7 @@ export async function createApp(env: Environment, database: DatabaseTarget): Pro
   logRequests(fastify, logger);
   if (env.HTTP === 'off') fastify.addHook('onRequest', workerOnly);
   instrumentHttp(fastify, metrics, env.METRICS === 'on', env.METRICS_TOKEN);
+  installRouteCheck(fastify, routes);
   installConditionalGet(fastify);
   await installCompression(fastify);
   // Fastify types a serializer's result as a string, and sends a Buffer as well: a rendered body is one.

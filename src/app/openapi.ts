@@ -10,6 +10,8 @@ import {
 } from '@nestjs/swagger';
 import { API_KEY_SCHEME, BEARER_SCHEME } from '../auth/auth.decorators.js';
 import { API_PREFIX, MIRROR_PREFIX } from '../common/http/route-index.js';
+import { addStandardResponses } from '../common/openapi/standard-responses.js';
+import { HOST_NAME_SCHEMA, ROOT_DOMAIN_SCHEMA } from '../common/validation/name-patterns.js';
 import { WEBHOOKS_OPENAPI } from '../notify/webhook-openapi.js';
 
 const DESCRIPTION = `Token-authenticated API over tracked root domains of bug-bounty programs, their hosts (subdomains),
@@ -88,10 +90,12 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl?: string):
     headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...CONDITIONAL_HEADERS },
     parameters: { ...document.components?.parameters, 'If-None-Match': IF_NONE_MATCH },
   };
+  addStandardResponses(document);
   for (const [path, item] of Object.entries(document.paths)) {
     const get = (item as Record<string, OperationObject>).get;
     if (get && !STREAMED.includes(path)) conditional(get);
     for (const operation of Object.values(item as Record<string, OperationObject>)) {
+      describePathNames(operation);
       // A scope set on a controller and raised on a method lists each security scheme twice. A public route
       // says so (an empty list) rather than leaving readers to guess.
       operation.security = (operation.security ?? []).filter(
@@ -104,6 +108,20 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl?: string):
     }
   }
   return toOpenApi31({ ...document, webhooks: WEBHOOKS_OPENAPI });
+}
+
+/**
+ * The names a path can carry, with the syntax their pipes check (RootDomainPipe, HostNamePipe): a pipe cannot
+ * document itself, and every `{domain}` of this API is a root domain, every `{host}` a host name. Query and body
+ * names document themselves (IsRootDomain).
+ */
+const PATH_NAMES: Record<string, object> = { domain: ROOT_DOMAIN_SCHEMA, host: HOST_NAME_SCHEMA };
+
+function describePathNames(operation: OperationObject): void {
+  for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
+    const syntax = parameter.in === 'path' ? PATH_NAMES[parameter.name] : undefined;
+    if (syntax) parameter.schema = { ...parameter.schema, ...syntax };
+  }
 }
 
 /** GETs whose body is streamed, and so has no ETag. */

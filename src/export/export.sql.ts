@@ -2,6 +2,7 @@ import pg from 'pg';
 import { containsPattern, isoSql } from '../database/sql.js';
 import { FIELD_TEXT, fieldColumns, type HostField } from '../hosts/model/host-fields.js';
 import { hiddenConditions, type ScopeMode } from '../hosts/model/knowledge-filter.js';
+import { CSV_FIELD_CELLS } from './csv-cells.js';
 import type { ExportFormat, ExportScope } from './dto/export.query.js';
 
 export interface ExportFilters {
@@ -28,16 +29,18 @@ export interface Position {
 }
 
 // PostgreSQL renders each line itself, and Node passes its bytes on. Hosts, domains and slugs are validated
-// names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but a title (see FIELD_TEXT).
+// names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but the outside text (see CSV_FIELD_CELLS).
 function line(format: ExportFormat, fields: readonly HostField[]): string {
-  if (format === 'json') return 'row_to_json(r)::text'; // the row of jsonObjectRow
-  const extra = fields.map((f) => FIELD_TEXT[f][format]);
   switch (format) {
-    case 'txt':
+    case 'json':
+      return 'row_to_json(r)::text'; // the row of jsonObjectRow
+    case 'txt': {
+      const extra = fields.map((f) => FIELD_TEXT[f].txt);
       return extra.length ? `concat_ws(E'\\t', h.host, ${extra.join(', ')})` : 'h.host';
+    }
     case 'csv':
       return `concat_ws(',', h.host, d.domain, d.platform_slug, ${isoSql('h.first_seen_at')}, h.is_active::text
-                        ${extra.map((e) => `, ${e}`).join('')})`;
+                        ${fields.map((f) => `, ${CSV_FIELD_CELLS[f]}`).join('')})`;
   }
 }
 

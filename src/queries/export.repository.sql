@@ -82,18 +82,17 @@ COPY (
         ''
       ),
       coalesce(
-        '"' || replace(
-          (
-            SELECT
-              k.title
-            FROM
-              host_intel k
-            WHERE
-              k.host_id = h.id
-          ),
-          '"',
-          '""'
-        ) || '"',
+        (
+          SELECT
+            CASE
+              WHEN ascii(k.title) IN (61, 43, 45, 64, 9, 13) THEN '"'''
+              ELSE '"'
+            END || replace(k.title, '"', '""') || '"'
+          FROM
+            host_intel k
+          WHERE
+            k.host_id = h.id
+        ),
         ''
       )
     )

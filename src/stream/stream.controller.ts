@@ -3,8 +3,8 @@ import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nes
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentKey, RequireScope } from '../auth/auth.decorators.js';
 import { ApiErrors } from '../common/openapi/api-responses.js';
-import type { AuthenticatedKey } from '../auth/api-keys.service.js';
-import { StreamQuery } from './dto/stream.query.js';
+import { type AuthenticatedKey, ownerOf } from '../auth/api-keys.service.js';
+import { RESUME_ID_DESCRIPTION, RESUME_ID_PATTERN, StreamQuery } from './dto/stream.query.js';
 import { eventStreamReply } from './event-stream-reply.js';
 import { StreamService } from './stream.service.js';
 
@@ -29,16 +29,17 @@ export class StreamController {
       'been idle for STREAM_HEARTBEAT_SECONDS (15), so proxies keep it open. Events follow a scan commit within ' +
       'a second (a PostgreSQL NOTIFY wakes every API process), and never later than STREAM_POLL_SECONDS. When the ' +
       'process shuts down the stream ends; reconnect with Last-Event-ID. Errors before the stream opens are the ' +
-      'JSON errors; a process serving STREAM_MAX_CLIENTS (1000) streams, or a key already holding ' +
-      'STREAM_MAX_PER_KEY (3) streams on it, answers 503 service_unavailable with Retry-After (both limits are ' +
-      'per process). With `types` (a comma list of the change types of GET /events) the stream carries that ' +
+      'JSON errors; a process serving STREAM_MAX_CLIENTS (1000) streams, or an owner already holding ' +
+      'STREAM_MAX_PER_KEY (3) (a user over all their keys and dashboard tabs, or an operator key alone), ' +
+      'answers 503 service_unavailable with Retry-After (both limits are per process). With `types` (a comma list of the change types of GET /events) the stream carries that ' +
       'feed instead: each change is one event named by its type (`event: dns_changed`), with the id and the data ' +
       'of GET /events, and Last-Event-ID takes such an id.',
   })
   @ApiHeader({
     name: 'Last-Event-ID',
     required: false,
-    description: 'Resume after this event id (`<first_seen_at>_<id>`, as a host of /subdomains/new gives it too)',
+    description: `Resume after this event id. ${RESUME_ID_DESCRIPTION}`,
+    schema: { type: 'string', pattern: RESUME_ID_PATTERN },
   })
   @ApiProduces('text/event-stream')
   @ApiResponse({
@@ -66,7 +67,7 @@ export class StreamController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const body = await this.streams.open(query, lastEventId, key.id, request.server.server);
+    const body = await this.streams.open(query, lastEventId, ownerOf(key), request.server.server);
     void eventStreamReply(reply, body);
     return body;
   }

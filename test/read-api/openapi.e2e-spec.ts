@@ -1,4 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { RE2JS } from 're2js';
+import {
+  HOST_NAME_PATTERN,
+  NO_CONTROL_PATTERN,
+  ROOT_DOMAIN_PATTERN,
+} from '../../src/common/validation/name-patterns.js';
+import { EVENT_TYPES } from '../../src/events/dto/events.query.js';
+import { HOST_FIELDS } from '../../src/hosts/model/host-fields.js';
+import { RESUME_ID_PATTERN } from '../../src/stream/dto/stream.query.js';
 import { type TestApp, startTestApp } from '../fixtures/test-app.js';
 import { fetchStatus } from '../fixtures/http.js';
 
@@ -77,6 +86,75 @@ describe('GET /openapi.json', () => {
     });
     const q = (doc.paths['/subdomains/search'].get.parameters as Json[]).find((p) => p.name === 'q');
     expect(q).toMatchObject({ required: true, schema: { minLength: 2 } });
+  });
+
+  it('states the syntax the server checks for names, lists and ids, as patterns RE2 and ECMAScript read alike', () => {
+    const param = (path: string, method: string, name: string) =>
+      (doc.paths[path][method].parameters as Json[]).find((p) => p.name === name) as Json;
+    const rootDomain = { type: 'string', minLength: 3, maxLength: 253, pattern: ROOT_DOMAIN_PATTERN };
+    for (const [path, method] of [
+      ['/domains/{domain}', 'get'],
+      ['/domains/{domain}/subdomains', 'get'],
+      ['/domains/{domain}/subdomains/new', 'get'],
+      ['/domains/{domain}/exclusions', 'post'],
+      ['/domains/{domain}/exclusions/{id}', 'delete'],
+    ]) {
+      expect([path, param(path, method, 'domain').schema]).toEqual([path, expect.objectContaining(rootDomain)]);
+    }
+    for (const path of ['/scans', '/export', '/events', '/subdomains/stream']) {
+      expect([path, param(path, 'get', 'domain').schema]).toEqual([path, expect.objectContaining(rootDomain)]);
+    }
+    expect(doc.components.schemas.QueueScanDto.properties.domain).toMatchObject(rootDomain);
+    expect(param('/hosts/{host}', 'get', 'host').schema).toMatchObject({ maxLength: 253, pattern: HOST_NAME_PATTERN });
+    expect(param('/platforms/{slug}/subdomains', 'get', 'program').schema).toMatchObject({
+      minLength: 1,
+      maxLength: 253,
+      pattern: NO_CONTROL_PATTERN,
+    });
+    for (const [path, name, values] of [
+      ['/events', 'type', EVENT_TYPES],
+      ['/subdomains/stream', 'types', EVENT_TYPES],
+      ['/export', 'fields', HOST_FIELDS],
+      ['/platforms/{slug}/subdomains', 'fields', HOST_FIELDS],
+    ] as const) {
+      expect([path, name, param(path, 'get', name)]).toEqual([
+        path,
+        name,
+        expect.objectContaining({
+          style: 'form',
+          explode: false,
+          schema: expect.objectContaining({ type: 'array', minItems: 1, items: { type: 'string', enum: values } }),
+        }),
+      ]);
+    }
+    const resume = param('/subdomains/stream', 'get', 'last_event_id');
+    expect(resume.schema.pattern).toBe(RESUME_ID_PATTERN);
+    for (const example of Object.values(resume.examples as Json)) {
+      expect(new RegExp(resume.schema.pattern as string).test(example.value as string)).toBe(true);
+    }
+    expect(param('/subdomains/stream', 'get', 'Last-Event-ID').schema.pattern).toBe(RESUME_ID_PATTERN);
+    // Every pattern of the document compiles in RE2 (Go's and RE2-based tools' engine) as well as in ECMAScript.
+    const patterns = JSON.stringify(doc).match(/"pattern":"(?:[^"\\]|\\.)*"/g) ?? [];
+    expect(patterns.length).toBeGreaterThan(10);
+    for (const text of patterns) {
+      const pattern = JSON.parse(`{${text}}`).pattern as string;
+      expect(() => [RE2JS.compile(pattern), new RegExp(pattern, 'u')]).not.toThrow();
+    }
+  });
+
+  it('refuses exactly the names its patterns refuse, beside what only the Public Suffix List can say', async () => {
+    const auth = { authorization: `Bearer ${await t.token()}` };
+    const fits = (pattern: string, name: string) => name.length <= 253 && new RegExp(pattern).test(name);
+    const names = ['example.com', 'Example.com', '-a.com', 'a-.com', 'a_b.com', '1.2.3.4', 'example.1a', 'x.y'];
+    for (const name of [...names, `${'a'.repeat(64)}.com`, 'example..com', 'ex%20ample.com', `${'a.'.repeat(127)}io`]) {
+      const res = await t.get(`/domains/${name}`, auth);
+      const refusedAsName = res.status === 400 && !/root domain|registrable/.test(res.body.error.message as string);
+      expect([name, refusedAsName]).toEqual([name, !fits(ROOT_DOMAIN_PATTERN, decodeURIComponent(name))]);
+    }
+    for (const name of [...names, 'api.example.com', '_dmarc.example.com', 'api.example.com.', 'a..example.com']) {
+      const res = await t.get(`/hosts/${name}`, auth);
+      expect([name, res.status === 400]).toEqual([name, !fits(HOST_NAME_PATTERN, name)]);
+    }
   });
 
   it('types nullable fields the OpenAPI 3.1 way', () => {

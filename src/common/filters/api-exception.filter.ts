@@ -1,8 +1,8 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors/app-error.js';
 import { toAppError } from '../errors/to-app-error.js';
 import { NotModified, notModified } from '../http/conditional-get.js';
+import { unmatched } from '../http/route-check.js';
 import { RouteIndex } from '../http/route-index.js';
 import { sendError } from '../http/send-error.js';
 
@@ -20,26 +20,15 @@ export class ApiExceptionFilter implements ExceptionFilter {
       void reply.send('');
       return;
     }
-    // Nest answers an unmatched route with its NotFoundException; our own code throws AppError instead.
-    const error = exception instanceof NotFoundException ? this.unmatched(request) : toAppError(exception, request.id);
+    // Nest answers an unmatched route with its NotFoundException (the route check answers most of them first); our
+    // own code throws AppError instead.
+    const error =
+      exception instanceof NotFoundException ? unmatched(this.routes, request) : toAppError(exception, request.id);
     if (reply.sent || reply.raw.headersSent) {
       // A streamed body already started: end it so the client sees a truncated response, not a hang.
       reply.raw.destroy();
       return;
     }
     sendError(request, reply, error);
-  }
-
-  private unmatched(request: FastifyRequest): AppError {
-    const path = request.url.split('?')[0];
-    const allowed = this.routes.allowedMethods(request.url);
-    if (allowed.length > 0) {
-      return new AppError(
-        'method_not_allowed',
-        `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
-        { allow: allowed },
-      );
-    }
-    return AppError.notFound(`No endpoint ${request.method} ${path}`);
   }
 }

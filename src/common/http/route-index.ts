@@ -3,6 +3,8 @@ import FindMyWay from 'find-my-way';
 export const API_PREFIX = '/api/v1';
 export const MIRROR_PREFIX = '/api/public/v1';
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+/** The longest path segment a parameter takes (a root domain, a host: 253), here as in Fastify's own router. */
+export const MAX_PARAM_LENGTH = 500;
 
 /**
  * Every route the HTTP server registered, fed from Fastify's onRoute hook. It answers two questions the
@@ -10,21 +12,33 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
  * API has (for the index document, so the list can never drift from the real routes).
  */
 export class RouteIndex {
-  private readonly router = FindMyWay({ ignoreTrailingSlash: true });
+  private readonly router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH });
   private readonly routes: { method: string; url: string }[] = [];
 
   add(method: string | string[], url: string): void {
     for (const m of Array.isArray(method) ? method : [method]) {
       if (this.routes.some((r) => r.method === m && r.url === url)) continue;
       this.routes.push({ method: m, url });
-      this.router.on(m as 'GET', url, () => undefined);
+      this.router.on(m as 'GET', url, () => undefined, { parameters: parameterCount(url) });
     }
   }
 
-  /** Methods registered for a concrete path (query string ignored), e.g. ['GET', 'HEAD']. */
+  /**
+   * Methods registered for a concrete path (query string ignored), e.g. ['GET', 'HEAD']: those of the routes that
+   * name it most exactly. `/scans/rescan-all` is the path of POST /scans/rescan-all, and only a parameter of
+   * GET /scans/{id}: it allows POST. A match that gives a parameter as '' (an empty segment) names nothing, and a
+   * catch-all (the CORS preflight's `OPTIONS *`) says nothing of the path.
+   */
   allowedMethods(url: string): string[] {
     const path = url.split('?')[0];
-    return METHODS.filter((m) => this.router.find(m, path) !== null);
+    const matches = METHODS.flatMap((method) => {
+      const match = this.router.find(method, path);
+      if (!match || Object.values(match.params).some((v) => v === '')) return [];
+      const { parameters } = match.store as { parameters: number };
+      return parameters === Infinity ? [] : [{ method, parameters }];
+    });
+    const fewest = Math.min(...matches.map((m) => m.parameters));
+    return matches.filter((m) => m.parameters === fewest).map((m) => m.method);
   }
 
   /** "GET /domains/{domain}"-style entries for every route under the API prefix, sorted by path. */
@@ -37,6 +51,12 @@ export class RouteIndex {
       .map((r) => `${r.method} ${r.path}`)
       .filter((e, i, all) => all.indexOf(e) === i);
   }
+}
+
+/** How many parameters a route's path has; a catch-all (`*`, `/*`) counts as matching anything. */
+function parameterCount(url: string): number {
+  if (url === '*' || url === '/*') return Infinity;
+  return url.split('/').filter((segment) => segment.startsWith(':') || segment === '*').length;
 }
 
 /** "/api/v1/domains/:domain" → "/domains/{domain}"; the prefix itself → "/". */

@@ -1,4 +1,5 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
+import { HOST_NAME_PATTERN, MAX_NAME_LENGTH } from './name-patterns.js';
 import { rootDomainProblem } from './root-domain.js';
 import { AppError } from '../errors/app-error.js';
 
@@ -15,7 +16,7 @@ export class RootDomainPipe implements PipeTransform<string, string> {
   }
 }
 
-const HOST_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
+const HOST_NAME = new RegExp(HOST_NAME_PATTERN);
 
 /**
  * A path segment that must be a host name as the service records them (lower case, two labels or more, at most
@@ -24,8 +25,7 @@ const HOST_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
 @Injectable()
 export class HostNamePipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    const labels = value.split('.');
-    if (value.length > 253 || labels.length < 2 || !labels.every((l) => HOST_LABEL.test(l))) {
+    if (value.length > MAX_NAME_LENGTH || !HOST_NAME.test(value)) {
       throw new AppError('invalid_domain', 'host must be a host name in lower case, such as api.example.com');
     }
     return value;

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -15,6 +15,7 @@ import {
   MinLength,
   ValidateBy,
 } from 'class-validator';
+import { NO_CONTROL_PATTERN } from './name-patterns.js';
 
 /**
  * Query parameters that pair their check with their OpenAPI description, so the two cannot drift.
@@ -23,7 +24,9 @@ import {
  */
 
 const single = (value: unknown): value is string => typeof value === 'string';
+const NO_CONTROL = new RegExp(NO_CONTROL_PATTERN);
 const NON_NEGATIVE = /^\d{1,15}$/;
+const DIGITS = /^\d+$/;
 export const MAX_OFFSET = 2_147_483_647;
 export const MAX_HOURS = 87_600;
 export const DEFAULT_HOURS = 24;
@@ -41,11 +44,18 @@ export function LimitParam(defaultValue: number, max: number): PropertyDecorator
       default: defaultValue,
       description: `Rows per page (default ${defaultValue}, maximum ${max}): a larger value is clamped to ${max}`,
     }),
+    // Any run of digits is read, however long: past 2^53 Number() is inexact or Infinity, and both clamp to max.
     Transform(({ value }: { value: unknown }) =>
-      single(value) && NON_NEGATIVE.test(value) ? Math.min(Number(value), max) : value,
+      single(value) && DIGITS.test(value) ? Math.min(Number(value), max) : value,
     ),
-    Min(1, { message: `limit must be an integer from 1 to ${max}` }),
-    IsInt({ message: `limit must be an integer from 1 to ${max}` }),
+    // Checked in this order (applyDecorators registers them so): the form first, then the value.
+    IsInt({
+      message: (a) =>
+        single(a.value)
+          ? `limit must be a whole number written in digits only, such as ${defaultValue}`
+          : 'limit must be given once',
+    }),
+    Min(1, { message: `limit must be at least 1 (a larger value than ${max} is clamped to ${max})` }),
   );
 }
 
@@ -169,14 +179,14 @@ export function TextParam(opts: {
       type: 'string',
       minLength: min,
       maxLength: max,
+      pattern: NO_CONTROL_PATTERN,
       description: opts.description,
     }),
     Transform(({ value }: { value: unknown }) => (single(value) ? value.trim() : value)),
     MinLength(min, { message: length }),
     MaxLength(max, { message: length }),
     // A NUL or other control character can be no part of a host name, and PostgreSQL refuses NUL in text.
-    // eslint-disable-next-line no-control-regex -- matching control characters is the point
-    Matches(/^[^\u0000-\u001f\u007f]*$/, { message: (a) => `${a.property} must not contain control characters` }),
+    Matches(NO_CONTROL, { message: (a) => `${a.property} must not contain control characters` }),
     IsString({ message: (a) => `${a.property} must be given once, as text` }),
     opts.required ? IsDefined({ message: (a) => `${a.property} is required` }) : IsOptional(),
   );
@@ -189,7 +199,17 @@ export function TextParam(opts: {
 export function EnumListParam(values: readonly string[], description: string, example: string): PropertyDecorator {
   const message = (a: { property: string }) => `${a.property} must be a comma list of: ${values.join(', ')}`;
   return applyDecorators(
-    ApiPropertyOptional({ type: 'string', description, example }),
+    // An array sent as one comma list (style form, explode false), which is what generated clients then send.
+    ApiPropertyOptional({
+      type: 'string',
+      isArray: true,
+      enum: [...values],
+      minItems: 1,
+      style: 'form',
+      explode: false,
+      description,
+      example: example.split(','),
+    } as ApiPropertyOptions),
     IsOptional(),
     // Each value once, in the order first named: `ips,ips` is `ips`.
     Transform(({ value }: { value: unknown }) =>

@@ -1,6 +1,7 @@
 import { parse } from 'tldts';
+import { MAX_NAME_LENGTH, ROOT_DOMAIN_PATTERN } from './name-patterns.js';
 
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const SYNTAX = new RegExp(ROOT_DOMAIN_PATTERN);
 
 /**
  * The Public Suffix List with its private section: hosting suffixes such as herokuapp.com or
@@ -13,12 +14,10 @@ export const PSL_OPTIONS = { allowPrivateDomains: true } as const;
  * it is one. Registrable means one label below a public suffix of the Public Suffix List (both sections).
  */
 export function rootDomainProblem(value: string): string | null {
-  if (value.length === 0 || value.length > 253) return 'must be 1 to 253 characters';
+  if (value.length === 0 || value.length > MAX_NAME_LENGTH) return `must be 1 to ${MAX_NAME_LENGTH} characters`;
   if (value !== value.toLowerCase()) return 'must be lowercase';
   if (/[/:?#@\s]/.test(value)) return 'must be a bare domain, without scheme, port or path';
-  const labels = value.split('.');
-  if (labels.length < 2 || !labels.every((l) => LABEL.test(l))) return 'is not a valid domain name';
-  if (/^\d+$/.test(labels[labels.length - 1])) return 'is not a valid domain name';
+  if (!SYNTAX.test(value)) return 'is not a valid domain name';
   const parsed = parse(value, PSL_OPTIONS);
   if (parsed.domain !== value) {
     return parsed.domain ? `is not a root domain (its root domain is ${parsed.domain})` : 'is not a registrable domain';

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { EnumListParam, LimitParam, normalizeTimestamp } from '../../common/validation/query-params.js';
 import { HostScopeQuery } from '../../hosts/model/host-scope.query.js';
+import { UTC_MICROS_PATTERN } from '../../common/validation/name-patterns.js';
 
 /** The change types the service records, in the order docs/guide/host-knowledge.md explains them. */
 export const EVENT_TYPES = [
@@ -21,7 +22,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * host id for a host's arrival (read from hosts), or `e` and the change's id (host_events). Arrivals come before
  * other changes of the same instant, so the ids sort as the feed does.
  */
-export const EVENT_ID = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:(\d{2})\.\d{6}Z)_([ne])(\d{1,18})$/;
+export const EVENT_ID = new RegExp(`^(${UTC_MICROS_PATTERN})_([ne])([0-9]{1,18})$`);
 
 export interface EventPosition {
   ts: string;
@@ -34,8 +35,8 @@ export const formatEventId = (p: EventPosition) => `${p.ts}_${p.rank === 0 ? 'n'
 
 export function parseEventId(text: string): EventPosition | null {
   const m = EVENT_ID.exec(text);
-  if (!m || normalizeTimestamp(m[1]) !== m[1] || +m[2] > 59) return null;
-  return { ts: m[1], rank: m[3] === 'n' ? 0 : 1, id: m[4] };
+  if (!m || normalizeTimestamp(m[1]) !== m[1]) return null;
+  return { ts: m[1], rank: m[2] === 'n' ? 0 : 1, id: m[3] };
 }
 
 export class EventsQuery extends HostScopeQuery {

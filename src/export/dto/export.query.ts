@@ -46,7 +46,8 @@ export class ExportQuery extends WindowQuery {
     HOST_FIELDS,
     `Extra columns after the default ones, a comma list of ${HOST_FIELDS.join(', ')}: the addresses (A and ` +
       'AAAA) and the CNAME chain of the last DNS answer, the status and title of the last HTTP probe. txt: tab-' +
-      'separated after the host; csv: extra columns (addresses and chain space-separated, the title quoted); ' +
+      'separated after the host; csv: extra columns (addresses and chain space-separated; the chain and the title ' +
+      "quoted, with a ' first inside the quotes where they start with = + - @, a tab or a CR, as a formula would); " +
       'json: extra keys in the order asked (arrays, a number, a string). Where nothing is known: empty in txt and ' +
       'csv; in json an empty array, or null.',
     'ips,status,title',
