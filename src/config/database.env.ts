@@ -36,6 +36,15 @@ export class DatabaseEnvironment {
   })
   DATABASE_POOL_SIZE: number;
 
+  @IntVar({
+    default: 5000,
+    min: 100,
+    max: 600_000,
+    description:
+      'Milliseconds a request waits for a free database connection before it is answered 503 service_unavailable with Retry-After (on the embedded database, one connection shared with the worker).',
+  })
+  DATABASE_CONNECT_TIMEOUT_MS: number;
+
   @OnOffVar({
     default: 'on',
     description:

@@ -21,7 +21,7 @@ export function dataSourceOptions(
     type: 'postgres',
     ...connection,
     // TypeORM's replication: a pool per replica beside the primary's. Everything TypeORM runs itself stays on the
-    // primary (defaultMode); the read endpoints pick a replica through readRows and readPoolOf.
+    // primary (defaultMode); the read endpoints pick a replica through ReplicaReads (see db.ts).
     ...(replicas.length && {
       replication: { master: connection, slaves: replicas.map((url) => ({ url })), defaultMode: 'master' as const },
     }),
@@ -35,9 +35,9 @@ export function dataSourceOptions(
     // PGlite runs one backend: a second pooled connection inside a transaction would deadlock.
     poolSize: target.kind === 'embedded' ? 1 : env.DATABASE_POOL_SIZE,
     extra: {
-      // Read by sql.ts: statements marked `prepare` are prepared on each connection (DATABASE_PREPARED_STATEMENTS).
+      // Read by Db.prepares: statements marked `prepare` are prepared on each connection (DATABASE_PREPARED_STATEMENTS).
       preparedStatements: prepare,
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS,
       statement_timeout: env.QUERY_TIMEOUT_MS,
       idle_in_transaction_session_timeout: 60_000,
       // No JIT on a server's connections (primary and replicas): every statement of the service is a short one,

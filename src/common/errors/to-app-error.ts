@@ -38,6 +38,16 @@ function isDatabaseError(e: Error & { code?: unknown; severity?: unknown }): boo
   );
 }
 
+/**
+ * The database is up but no connection came free in time: the pool's wait ran out (on the embedded database, one
+ * connection shared with the worker), or the server has no connection slot left (53300). Not the request's fault
+ * and soon over, so the client hears 503 with Retry-After rather than a failed query.
+ */
+function isDatabaseBusy(e: Error & { code?: unknown }): boolean {
+  return e.code === '53300' || /timeout exceeded when trying to connect/i.test(e.message);
+}
+const BUSY_RETRY_SECONDS = 2;
+
 // Framework errors (Fastify's content-type parser, body limit) with the contract's code for each.
 function fromFrameworkError(e: Error & { code?: unknown; statusCode?: unknown }): AppError | null {
   switch (e.code) {
@@ -70,6 +80,12 @@ export function toAppError(exception: unknown, requestId: string): AppError {
       exception instanceof HttpException && exception.cause instanceof Error ? exception.cause : exception;
     const framework = fromFrameworkError(original);
     if (framework) return framework;
+    if (isDatabaseBusy(exception)) {
+      logger.warn(`request ${requestId}: no database connection came free in time: ${exception.message}`);
+      return new AppError('service_unavailable', 'The database is busy; retry shortly', {
+        retryAfterSeconds: BUSY_RETRY_SECONDS,
+      });
+    }
     if (isDatabaseError(exception)) {
       logger.error(`request ${requestId}: database error: ${exception.message}`);
       return new AppError('query_failed', 'A database query failed; retry once');

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { Db } from '../../database/db.js';
 import { type ClassifiedAnswer, recordAnswers } from './host-dns.sql.js';
 import { type HostProbe, recordProbes } from './host-http.sql.js';
 import { applyScopeRules } from './host-scope.sql.js';
@@ -17,13 +18,31 @@ import { recordZones, type ZoneAnswer } from './wildcard.sql.js';
 export class HostStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  transaction<T>(work: (w: HostWriter) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (w: HostWriter) => Promise<T>): Promise<T> {
+    await this.letWaitingReadsFirst();
     return this.db.transaction(async (m) => {
       await writing(m);
       return work(new HostWriter(m));
     });
   }
+
+  /**
+   * Before a write opens its transaction, requests already waiting for a connection get theirs: a transaction
+   * holds its connection to the end, and on the embedded database that is the only one, so a worker writing page
+   * after page would otherwise keep every request waiting. Bounded, so a steady stream of reads cannot stall the
+   * writer either.
+   */
+  private async letWaitingReadsFirst(): Promise<void> {
+    const pool = Db.of(this.db).primary;
+    for (let waited = 0; pool.waitingCount > 0 && waited < MAX_YIELD_MS; waited += YIELD_STEP_MS) {
+      await new Promise((resolve) => setTimeout(resolve, YIELD_STEP_MS));
+    }
+  }
 }
+
+const YIELD_STEP_MS = 5;
+const MAX_YIELD_MS = 500;
+
 /**
  * A transaction of the store. Its statements are set-based, one each; `manager` runs the caller's own statements
  * (a scan's row, a CT log's position) in the same transaction, so a page or a slice commits whole.
