@@ -2,8 +2,8 @@
 // smaller than the machine's drift between two runs. Both services run at once on one copy of the seed; each
 // round loads every path on A, then on B (then B before A in the next round), BENCH_SECONDS (5) each with
 // BENCH_CONNECTIONS (16) connections, for BENCH_ROUNDS (5) rounds. Reports each path's median req/s and p99 on
-// both sides and B ÷ A. BENCH_INTEL=1 gives every host what the service would know of it, a few hosts hidden
-// (fillHostIntel). Results: bench/results/ab-<name>.json.
+// both sides and B ÷ A, both as the ratio of the medians and as the median of each round's ratio. BENCH_INTEL=1
+// gives every host what the service would know of it, a few hosts hidden (fillHostIntel). Results: bench/results/ab-<name>.json.
 // Usage: npm run build && node bench/ab.mjs NAME DIR_A DIR_B PATH…
 //   DIR_A, DIR_B: checkouts whose `dist/` is built (a git worktree of another commit, with node_modules linked);
 //   PATH: an API path after /api/v1 with its query, e.g. '/domains?sort=total_subdomains&offset=400'.
@@ -72,11 +72,15 @@ const results = paths.map((path) => {
     b: B,
     b_over_a_rps: +(B.rps / A.rps).toFixed(3),
     b_over_a_p99: +(B.p99_ms / A.p99_ms).toFixed(3),
+    // Each round's B ÷ A (the two measured back to back), then their median: the machine's drift between rounds
+    // falls on both sides of a ratio alike, where the ratio of the two medians takes them from different rounds.
+    b_over_a_rps_paired: +median(runs[path].b.map((r, i) => r.rps / runs[path].a[i].rps)).toFixed(3),
   };
 });
 for (const r of results) {
   console.log(
-    `${r.path}\n  A ${r.a.rps} req/s p99 ${r.a.p99_ms} ms  B ${r.b.rps} req/s p99 ${r.b.p99_ms} ms  B/A ${r.b_over_a_rps}`,
+    `${r.path}\n  A ${r.a.rps} req/s p99 ${r.a.p99_ms} ms  B ${r.b.rps} req/s p99 ${r.b.p99_ms} ms  B/A ${r.b_over_a_rps}` +
+      ` (paired ${r.b_over_a_rps_paired})`,
   );
 }
 writeResult(`ab-${name}`, {
