@@ -210,7 +210,7 @@ export class CtFollower implements OnApplicationBootstrap, OnApplicationShutdown
         { log: log.url },
         [...found.values()].reduce((n, hosts) => n + hosts.length, 0),
       );
-      for (const domainId of gained) await this.signal.publish(domainId);
+      await this.signal.publish(...gained);
       for (const [domainId, hosts] of found) this.resolver.enqueue(domainId, hosts);
     }
     return position;

@@ -47,26 +47,29 @@ export class NewHostSignal implements OnModuleDestroy {
   }
 
   /**
-   * Announces new hosts of a domain, after their commit: to this process's listeners, and on a server through
-   * NOTIFY to every process's (this one's may hear it twice). Never throws: a stream's poll is the fallback.
+   * Announces new hosts of these domains, after their commit: to this process's listeners, and on a server
+   * through NOTIFY to every process's (this one's may hear it twice). One statement however many domains (a CT
+   * batch may span hundreds). Never throws: a stream's poll is the fallback.
    */
-  async publish(domainId: number): Promise<void> {
+  async publish(...domainIds: number[]): Promise<void> {
+    if (domainIds.length === 0) return;
     try {
-      // One statement: the domain's platform, and on a server the NOTIFY that carries both.
+      // The domains' platforms, and on a server the NOTIFY that carries each.
       const notify = this.info.target.kind === 'server';
-      const [found] = await rows<NewHostsSignal>(
+      const found = await rows<NewHostsSignal>(
         this.db,
         `SELECT id AS domain_id, platform_slug AS platform
                 ${notify ? `, pg_notify($2, json_build_object('domain_id', id, 'platform', platform_slug)::text)` : ''}
-           FROM domains WHERE id = $1`,
-        notify ? [domainId, NEW_HOSTS_CHANNEL] : [domainId],
+           FROM domains WHERE id = ANY ($1::int[])`,
+        notify ? [domainIds, NEW_HOSTS_CHANNEL] : [domainIds],
       );
-      if (!found) return;
-      const signal: NewHostsSignal = { domain_id: found.domain_id, platform: found.platform };
-      this.events.emit('local', signal);
-      this.events.emit('signal', signal);
+      for (const { domain_id, platform } of found) {
+        const signal: NewHostsSignal = { domain_id, platform };
+        this.events.emit('local', signal);
+        this.events.emit('signal', signal);
+      }
     } catch (e) {
-      this.logger.warn(`could not signal new hosts of domain ${domainId}: ${(e as Error).message}`);
+      this.logger.warn(`could not signal new hosts of domains ${domainIds.join(', ')}: ${(e as Error).message}`);
     }
   }
 
