@@ -2,7 +2,6 @@ import pg from 'pg';
 import { containsPattern, isoSql } from '../database/sql.js';
 import { FIELD_TEXT, fieldColumns, type HostField } from '../hosts/model/host-fields.js';
 import { hiddenConditions, type ScopeMode } from '../hosts/model/knowledge-filter.js';
-import { CSV_FIELD_CELLS } from './csv-cells.js';
 import type { ExportFormat, ExportScope } from './dto/export.query.js';
 
 export interface ExportFilters {
@@ -29,7 +28,7 @@ export interface Position {
 }
 
 // PostgreSQL renders each line itself, and Node passes its bytes on. Hosts, domains and slugs are validated
-// names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but the outside text (see CSV_FIELD_CELLS).
+// names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but the outside text (see FIELD_TEXT).
 function line(format: ExportFormat, fields: readonly HostField[]): string {
   switch (format) {
     case 'json':
@@ -40,7 +39,7 @@ function line(format: ExportFormat, fields: readonly HostField[]): string {
     }
     case 'csv':
       return `concat_ws(',', h.host, d.domain, d.platform_slug, ${isoSql('h.first_seen_at')}, h.is_active::text
-                        ${fields.map((f) => `, ${CSV_FIELD_CELLS[f]}`).join('')})`;
+                        ${fields.map((f) => `, ${FIELD_TEXT[f].csv}`).join('')})`;
   }
 }
 
