@@ -118,7 +118,9 @@ export function containsPattern(text: string): string {
  * CustomPlanGuard): a plan made for them folds it to true and drops it; the generic plan keeps a call that costs
  * more than any plan, so PostgreSQL never settles on it. For a statement whose best plan differs with its
  * parameters: a substring search reads a rare term's matches through the trigrams and walks newest first for a
- * common one; under one plan a common term took 50 ms against 2.5 at 1M hosts.
+ * common one, and one plan for both is slow for one of them. The plain alternative, the same searches as unnamed
+ * statements (planned for their parameters, but parsed and analysed on every call), served half to three
+ * quarters of the requests a second (bench/results/ab-plan-guard-unnamed.json, in the benchmarks page).
  */
 export const customPlanOnly = (q: Params) => `(${q.p(true)}::boolean OR custom_plan_guard())`;
 
