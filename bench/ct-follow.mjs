@@ -15,7 +15,7 @@ import { fork } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { entryNames } from '../dist/src/ct/ct-entry.js';
 import { makeLeaves } from './ct-leaves.mjs';
-import { createBenchDatabase, median, startService, writeResult } from './harness.mjs';
+import { followerOn, median, writeResult } from './harness.mjs';
 
 const ENTRIES = Number(process.env.CT_BENCH_ENTRIES ?? 100_000);
 const ROOTS = Number(process.env.CT_BENCH_ROOTS ?? 50_000);
@@ -70,19 +70,7 @@ const logUrl = await new Promise((resolve) => log.stdout.once('data', (d) => res
 const floorRate = await floor(logUrl, ENTRIES);
 console.log(`floor: a bare client reads ${floorRate} entries/s`);
 
-const db = await createBenchDatabase('ct');
-await db.ds.query(
-  `INSERT INTO domains (domain, platform_slug) SELECT 'root' || i || '.bench', 'self' FROM generate_series(0, $1::int - 1) i`,
-  [ROOTS],
-);
-const service = await startService(db.dbUrl, {
-  WORKER: 'on',
-  WORKER_CRON: '0 0 0 1 1 *',
-  CT_LOGS: logUrl,
-  CT_START: 'start',
-  CT_POLL_SECONDS: '1',
-});
-const position = async () => Number((await db.ds.query(`SELECT coalesce(position, 0) AS p FROM ct_logs`))[0]?.p ?? 0);
+const { db, service, position } = await followerOn('ct', logUrl, ROOTS);
 let first = null;
 const rss = [];
 for (;;) {

@@ -6,7 +6,7 @@
 // Target: the spread case ≥ 0.8× the rate of the two-root case (median of CT_BENCH_ROUNDS, 3, rounds).
 // Usage: npm run build && node bench/ct-spread.mjs
 import { fork } from 'node:child_process';
-import { createBenchDatabase, median, startService, writeResult } from './harness.mjs';
+import { followerOn, median, writeResult } from './harness.mjs';
 
 const ENTRIES = Number(process.env.CT_BENCH_ENTRIES ?? 10_000);
 const SPREAD = Number(process.env.CT_BENCH_SPREAD_ROOTS ?? 220);
@@ -20,21 +20,8 @@ async function follow(roots, round) {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const logUrl = await new Promise((resolve) => log.stdout.once('data', (d) => resolve(d.toString().trim())));
-  const db = await createBenchDatabase(`ct_spread_${roots}_${round}`);
-  await db.ds.query(
-    `INSERT INTO domains (domain, platform_slug) SELECT 'root' || i || '.bench', 'self' FROM generate_series(0, $1::int - 1) i`,
-    [roots],
-  );
-  const service = await startService(db.dbUrl, {
-    WORKER: 'on',
-    WORKER_CRON: '0 0 0 1 1 *',
-    CT_LOGS: logUrl,
-    CT_START: 'start',
-    CT_POLL_SECONDS: '1',
-  });
+  const { db, service, position } = await followerOn(`ct_spread_${roots}_${round}`, logUrl, roots);
   try {
-    const position = async () =>
-      Number((await db.ds.query(`SELECT coalesce(position, 0) AS p FROM ct_logs`))[0]?.p ?? 0);
     let first = null;
     for (;;) {
       const at = await position();

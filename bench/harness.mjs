@@ -335,3 +335,24 @@ export function loadTest({ base, paths, duration, connections, token }) {
     ),
   );
 }
+
+/**
+ * A bench database tracking root0.bench … root{roots-1}.bench and the built service following `logUrl` with the
+ * worker on (scans never due); `position()` reads how far it has recorded the log.
+ */
+export async function followerOn(label, logUrl, roots) {
+  const db = await createBenchDatabase(label);
+  await db.ds.query(
+    `INSERT INTO domains (domain, platform_slug) SELECT 'root' || i || '.bench', 'self' FROM generate_series(0, $1::int - 1) i`,
+    [roots],
+  );
+  const service = await startService(db.dbUrl, {
+    WORKER: 'on',
+    WORKER_CRON: '0 0 0 1 1 *',
+    CT_LOGS: logUrl,
+    CT_START: 'start',
+    CT_POLL_SECONDS: '1',
+  });
+  const position = async () => Number((await db.ds.query(`SELECT coalesce(position, 0) AS p FROM ct_logs`))[0]?.p ?? 0);
+  return { db, service, position };
+}
