@@ -447,6 +447,35 @@ const ctSection = [];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// The follower when every entry matches, over many roots against few (bench/ct-spread.mjs).
+const SPREAD = 'CT matches over many roots';
+const spreadSection = [];
+{
+  const c = newest(['ct-spread']);
+  if (c) {
+    const ok = c.many_over_few >= 0.8;
+    spreadSection.push(
+      table(
+        ['figure', 'latest', 'target'],
+        [
+          [`every entry matching, over ${c.few.roots} roots, entries/s`, num(c.few.entries_per_s), '—'],
+          [`every entry matching, over ${num(c.many.roots)} roots, entries/s`, num(c.many.entries_per_s), '—'],
+          [`${num(c.many.roots)} roots ÷ ${c.few.roots}`, c.many_over_few, `≥ 0.8: ${verdict(ok)}`],
+        ],
+      ),
+      '',
+      `Medians of ${c.rounds} alternating rounds of ${num(c.entries)} entries each. Run: ${run(c)}.`,
+    );
+    target(
+      `CT follower, matches over ${num(c.many.roots)} roots ≥ 0.8 × over ${c.few.roots} (#39)`,
+      `× ${c.many_over_few}`,
+      ok,
+      link(SPREAD),
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 const KNOWLEDGE = 'Host knowledge';
 const knowledgeSection = [];
 {
@@ -636,6 +665,35 @@ const dashboardSection = [];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// The redesign (#38): the build before it against the build after, on the host-row paths and search. Every run of
+// it (ab-redesign*.json) counts: each path's ratio is the median of every round's B ÷ A (measured back to back).
+{
+  const runs = [...files.entries()].filter(([name]) => name.startsWith('ab-redesign')).map(([, r]) => r);
+  if (runs.length) {
+    const ratios = new Map();
+    for (const r of runs) {
+      for (const x of r.results) {
+        const each = x.b.rps_runs.map((b, i) => b / x.a.rps_runs[i]);
+        ratios.set(x.path, [...(ratios.get(x.path) ?? []), ...each]);
+      }
+    }
+    const medians = [...ratios.values()].map((xs) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      const half = Math.floor(sorted.length / 2);
+      return sorted.length % 2 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+    });
+    const worst = +Math.min(...medians).toFixed(3);
+    const heads = [...new Set(runs.map((r) => `\`${short(r.a.head)}\` → \`${short(r.b.head)}\``))].join(', ');
+    target(
+      `The redesign, old build → new, host-row paths and search ≥ 0.95 × req/s (#38; ${heads})`,
+      `worst of ${ratios.size} paths × ${worst} (median of each round's ratio, ${runs.length} runs)`,
+      worst >= 0.95,
+      link('Two builds against each other'),
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // The tracing tools: their files, one line each.
 const abRows = [...files.entries()]
   .filter(([name]) => name.startsWith('ab-'))
@@ -643,6 +701,7 @@ const abRows = [...files.entries()]
   .sort((a, b) => a.at.localeCompare(b.at))
   .map((r) => {
     const rps = r.results.map((x) => x.b_over_a_rps);
+    const paired = r.results.map((x) => x.b_over_a_rps_paired).filter((x) => x !== undefined);
     const p99 = r.results.map((x) => x.b_over_a_p99);
     const range = (xs) => (Math.min(...xs) === Math.max(...xs) ? `${xs[0]}` : `${Math.min(...xs)}–${Math.max(...xs)}`);
     return [
@@ -652,6 +711,7 @@ const abRows = [...files.entries()]
       `${num(r.hosts)} / ${num(r.roots ?? DEFAULT_ROOTS)}${r.intel ? ', knowledge' : ''}`,
       r.results.length,
       range(rps),
+      paired.length ? range(paired) : '—',
       range(p99),
     ];
   });
@@ -690,11 +750,15 @@ const sections = {
   persistence: persistenceSection,
   soak: soakSection,
   ct: ctSection,
+  spread: spreadSection,
   knowledge: knowledgeSection,
   cost: costSection,
   rules: rulesSection,
   dashboard: dashboardSection,
-  ab: table(['results file', 'day', 'A → B', 'hosts / roots', 'paths', 'B ÷ A req/s', 'B ÷ A p99'], abRows),
+  ab: table(
+    ['results file', 'day', 'A → B', 'hosts / roots', 'paths', 'B ÷ A req/s', 'paired, per round', 'B ÷ A p99'],
+    abRows,
+  ),
   cpu: table(
     ['measured', 'roots', 'CPU µs a request, service / floor', 'CPU ÷ floor', 'req/s ÷ floor', 'run'],
     cpuRows,
