@@ -44,7 +44,11 @@ function isDatabaseError(e: Error & { code?: unknown; severity?: unknown }): boo
  * and soon over, so the client hears 503 with Retry-After rather than a failed query.
  */
 function isDatabaseBusy(e: Error & { code?: unknown }): boolean {
-  return e.code === '53300' || /timeout exceeded when trying to connect/i.test(e.message);
+  // pg-pool's wait for a free connection, and pg's own limit on opening a new one (a server slow to accept).
+  return (
+    e.code === '53300' ||
+    /timeout exceeded when trying to connect|terminated due to connection timeout/i.test(e.message)
+  );
 }
 const BUSY_RETRY_SECONDS = 2;
 
