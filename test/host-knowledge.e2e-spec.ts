@@ -109,8 +109,9 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
    * A tracked domain of its own, scanned once: a.D with two A records (given unsorted) and one AAAA, b.D an alias
    * through a chain of two CNAMEs, c.D an alias that dangles, d.D nothing (so never recorded).
    */
-  async function scannedDomain(domain: string) {
+  async function scannedDomain(domain: string, tracked?: () => Promise<unknown>) {
     await seedDomain(t, { domain, platform: 'hackerone' });
+    await tracked?.();
     crt.names.set(
       domain,
       ['a', 'b', 'c', 'd'].map((l) => `${l}.${domain}`),
@@ -127,7 +128,10 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
   it('keeps each host’s answer (addresses sorted, the CNAME chain in order) and shows it on host rows', async () => {
     await scannedDomain('know.test');
 
-    const rows = (await t.get('/domains/know.test/subdomains', auth)).body.data as { host: string; dns: object }[];
+    const rows = (await t.get('/domains/know.test/subdomains?fields=dns,takeover', auth)).body.data as {
+      host: string;
+      dns: object;
+    }[];
     const dnsOf = Object.fromEntries(rows.map((r) => [r.host, r.dns]));
     expect(Object.keys(dnsOf).sort()).toEqual(['a.know.test', 'b.know.test', 'c.know.test']);
     expect(dnsOf['a.know.test']).toEqual({
@@ -137,11 +141,11 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     expect(dnsOf['b.know.test']).toMatchObject(resolved(['203.0.113.5'], ['edge.cdn.test', 'origin.cdn.test']));
     expect(dnsOf['c.know.test']).toMatchObject({ status: 'nxdomain', a: [], aaaa: [], cname: ['gone.cloud.test'] });
 
-    const search = (await t.get('/subdomains/search?q=a.know', auth)).body.data;
+    const search = (await t.get('/subdomains/search?q=a.know&fields=dns', auth)).body.data;
     expect(search.map((r: { host: string; dns: object }) => [r.host, r.dns])).toEqual([
       ['a.know.test', dnsOf['a.know.test']],
     ]);
-    const feed = (await t.get('/subdomains/new', auth)).body.data as { host: string; dns: object }[];
+    const feed = (await t.get('/subdomains/new?fields=dns', auth)).body.data as { host: string; dns: object }[];
     expect(feed.find((r) => r.host === 'b.know.test')?.dns).toEqual(dnsOf['b.know.test']);
 
     const events = await walk('domain=know.test');
@@ -150,6 +154,62 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
       ['host_new', 'b.know.test', 'know.test', 'hackerone'],
       ['host_new', 'c.know.test', 'know.test', 'hackerone'],
     ]);
+  });
+
+  it('tells a webhook and a stream that ask for fields what a scan learned of each new host', async () => {
+    const webhooks = t.app.get(WebhooksService);
+    const ids: string[] = [];
+    await scannedDomain('fields.test', async () => {
+      ids.push(await webhooks.add({ url: `${receiver.url}/fields`, domains: 'fields.test', fields: 'ips,cname,dns' }));
+      ids.push(await webhooks.add({ url: `${receiver.url}/plain`, domains: 'fields.test' }));
+    });
+    const stream = await SseClient.open(
+      `${t.baseUrl}/api/v1/subdomains/stream?domain=fields.test&fields=ips,status&last_event_id=1970-01-01T00:00:00.000000Z_0`,
+      auth,
+    );
+    try {
+      const [told] = await delivered('/fields');
+      const hosts = told.body.hosts as Record<string, unknown>[];
+      const a = hosts.find((h) => h.host === 'a.fields.test')!;
+      // The webhook's fields after the host's own keys, in the order it named them.
+      expect(Object.keys(a)).toEqual(['host', 'first_seen_at', 'ips', 'cname', 'dns']);
+      expect(a).toMatchObject({
+        ips: ['192.0.2.2', '192.0.2.10', '2001:db8::1'],
+        cname: [],
+        dns: resolved(['192.0.2.2', '192.0.2.10'], [], ['2001:db8::1']),
+      });
+      expect(hosts.find((h) => h.host === 'b.fields.test')).toMatchObject({
+        ips: ['203.0.113.5'],
+        cname: ['edge.cdn.test', 'origin.cdn.test'],
+      });
+      const [bare] = await delivered('/plain');
+      expect((bare.body.hosts as object[]).map((h) => Object.keys(h))).toEqual([
+        ['host', 'first_seen_at'],
+        ['host', 'first_seen_at'],
+        ['host', 'first_seen_at'],
+      ]);
+      // The stream's host events carry what is known when each is sent (here, replayed after the scan).
+      const events = await stream.waitForEvents(3, 15_000);
+      const byHost = Object.fromEntries(events.map((e) => [JSON.parse(e.data!).host, JSON.parse(e.data!)]));
+      expect(Object.keys(byHost['a.fields.test'])).toEqual([
+        'host',
+        'domain',
+        'platform',
+        'first_seen_at',
+        'sources',
+        'ips',
+        'status',
+      ]);
+      expect(byHost['a.fields.test']).toMatchObject({ ips: ['192.0.2.2', '192.0.2.10', '2001:db8::1'], status: null });
+    } finally {
+      await stream.close();
+      for (const id of ids) await webhooks.remove(id);
+    }
+    const refused = await t.post('/webhooks', { url: `${receiver.url}/x`, fields: ['dns', 'bogus'] }, auth);
+    expectError(refused, 400, 'invalid_body');
+    expect(refused.body.error.message).toContain('fields must be a list of dns, http, takeover');
+    expectError(await t.get('/subdomains/stream?fields=ips,bogus', auth), 400, 'invalid_query');
+    expectError(await t.get('/subdomains/stream?types=host_new&fields=ips', auth), 400, 'invalid_query');
   });
 
   it('records a change of answer or status once, and nothing when the same answer comes again', async () => {
@@ -514,7 +574,7 @@ describe('wildcard zones', () => {
 
     type Row = { host: string; wildcard: boolean };
     const list = async (query: string) =>
-      ((await t.get(`/domains/wild.test/subdomains?${query}`, auth)).body.data as Row[])
+      ((await t.get(`/domains/wild.test/subdomains?${query}&fields=wildcard`, auth)).body.data as Row[])
         .map((r) => [r.host, r.wildcard])
         .sort();
     expect(await list('')).toEqual([
@@ -607,7 +667,7 @@ describe('host knowledge of the hosts the CT log follower records', () => {
     const rows = await waitFor(
       'the CT hosts resolved',
       async () => {
-        const data = (await t.get('/domains/ctknow.test/subdomains', auth)).body.data as Row[];
+        const data = (await t.get('/domains/ctknow.test/subdomains?fields=dns,takeover', auth)).body.data as Row[];
         return data.length === 3 && data.every((r) => r.dns !== null) ? data : undefined;
       },
       { ms: 20_000 },
@@ -623,7 +683,8 @@ describe('host knowledge of the hosts the CT log follower records', () => {
       status: 'Not vulnerable',
       evidence: 'NXDOMAIN',
     });
-    const flagged = (await t.get('/domains/ctknow.test/subdomains?takeover=true', auth)).body.data as Row[];
+    const flagged = (await t.get('/domains/ctknow.test/subdomains?takeover=true&fields=dns,takeover', auth)).body
+      .data as Row[];
     expect(flagged.map((r) => r.host).sort()).toEqual(['lb.ctknow.test', 'shop.ctknow.test']);
     const events = (await t.get('/events?domain=ctknow.test&type=takeover_candidate', auth)).body.data as Event[];
     expect(events.map((e) => [e.host, e.after])).toEqual([

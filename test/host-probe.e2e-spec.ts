@@ -51,7 +51,7 @@ describe('the HTTP probe', () => {
     expect((await t.post('/scans', { domain }, auth)).status).toBe(202);
     expect((await tickUntilIdle(t)).at(-1)).toMatchObject({ status: 'success' });
     await t.app.get(HostProber).idle();
-    const rows = (await t.get(`/domains/${domain}/subdomains`, auth)).body.data as Row[];
+    const rows = (await t.get(`/domains/${domain}/subdomains?fields=dns,http,takeover`, auth)).body.data as Row[];
     return Object.fromEntries(rows.map((r) => [r.host, r]));
   }
 
@@ -185,7 +185,7 @@ describe('the HTTP probe', () => {
       web.pages.set('shop.probe.test', { status: 503, body: '<title>Down for maintenance</title>' });
       await scan(t, 'probe.test', ['shop.probe.test']);
       await scan(t, 'probe.test', ['shop.probe.test']); // the same page again: no change
-      const down = (await t.get('/domains/probe.test/subdomains?status=503', auth)).body.data as Row[];
+      const down = (await t.get('/domains/probe.test/subdomains?status=503&fields=http', auth)).body.data as Row[];
       expect(down.map((r) => r.host)).toEqual(['shop.probe.test']);
       const changes = (await feed()).slice(before);
       expect(changes.map((e) => [e.host, e.before, e.after])).toEqual([
@@ -203,7 +203,7 @@ describe('the HTTP probe', () => {
       expect((await t.post('/domains/skip.test/exclusions', { pattern: 'hidden.skip.test' }, write)).status).toBe(201);
       for (const host of ['shown.skip.test', 'hidden.skip.test']) dns.records.set(host, ['127.0.0.1']);
       await scan(t, 'skip.test', ['shown.skip.test', 'hidden.skip.test']);
-      const rows = (await t.get('/domains/skip.test/subdomains?scope=all', write)).body.data as (Row & {
+      const rows = (await t.get('/domains/skip.test/subdomains?scope=all&fields=dns,http', write)).body.data as (Row & {
         dns: { status: string } | null;
       })[];
       const byHost = Object.fromEntries(rows.map((r) => [r.host, r]));
@@ -270,6 +270,7 @@ describe('the HTTP probe', () => {
         domain: 'probe.test',
         is_active: true,
         sources: expect.any(Array),
+        in_scope: true,
         ips: ['127.0.0.1'],
         cname: ['edge.cdn.example'],
         status: 404,
@@ -278,12 +279,21 @@ describe('the HTTP probe', () => {
       // A host with no alias, where nothing answers: an empty chain, no status or title.
       expect(rows['quiet.probe.test']).toMatchObject({ ips: ['127.0.0.3'], cname: [], status: null, title: null });
       // Only the fields asked for; without fields, the contract's row.
-      expect(Object.keys((await page('fields=status'))['bulk.probe.test']).sort()).toEqual(
-        ['domain', 'host', 'is_active', 'sources', 'status'].sort(),
-      );
-      expect(Object.keys((await page(''))['bulk.probe.test']).sort()).toEqual(
-        ['domain', 'host', 'is_active', 'sources'].sort(),
-      );
+      expect(Object.keys((await page('fields=status'))['bulk.probe.test'])).toEqual([
+        'host',
+        'domain',
+        'is_active',
+        'sources',
+        'in_scope',
+        'status',
+      ]);
+      expect(Object.keys((await page(''))['bulk.probe.test'])).toEqual([
+        'host',
+        'domain',
+        'is_active',
+        'sources',
+        'in_scope',
+      ]);
 
       // A field named twice is one key (JSON.parse would hide a repeated key: count them in the text).
       const twice = await t.get('/platforms/self/subdomains?active=false&limit=10000&fields=status,status', auth);
@@ -412,7 +422,7 @@ describe('the HTTP probe', () => {
       const row = await waitFor(
         'the CT host probed',
         async () => {
-          const [found] = (await t.get('/domains/ctprobe.test/subdomains', auth)).body.data as Row[];
+          const [found] = (await t.get('/domains/ctprobe.test/subdomains?fields=dns,http', auth)).body.data as Row[];
           return found?.http ? found : undefined;
         },
         { ms: 20_000 },

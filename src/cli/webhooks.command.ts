@@ -11,6 +11,7 @@ interface AddOptions {
   format?: string;
   secret?: boolean;
   types?: string;
+  fields?: string;
   chatId?: string;
   scope?: string;
   digestMinutes?: number;
@@ -106,6 +107,16 @@ export class WebhooksAddCommand extends CommandRunner {
       'takeover_candidate, wildcard_detected (default: host_new, the new hosts)',
   })
   parseTypes(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--fields <fields>',
+    description:
+      'What is known of each new host to send with it, a comma list of dns, http, takeover, wildcard, ips, ' +
+      'cname, status, title (chat and e-mail show ips, cname, status and title after each host)',
+  })
+  parseFields(value: string): string {
     return value;
   }
 

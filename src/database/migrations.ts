@@ -28,6 +28,7 @@ import { ListSortIndexes1766000000000 } from '../../migrations/1766000000000-Lis
 import { DataVersionNotices1766100000000 } from '../../migrations/1766100000000-DataVersionNotices.js';
 import { FeedIndexCarriesActive1766200000000 } from '../../migrations/1766200000000-FeedIndexCarriesActive.js';
 import { CustomPlanGuard1766300000000 } from '../../migrations/1766300000000-CustomPlanGuard.js';
+import { WebhookFields1766400000000 } from '../../migrations/1766400000000-WebhookFields.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -57,6 +58,7 @@ export const MIGRATIONS = [
   DataVersionNotices1766100000000,
   FeedIndexCarriesActive1766200000000,
   CustomPlanGuard1766300000000,
+  WebhookFields1766400000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

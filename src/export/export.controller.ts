@@ -1,11 +1,18 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiProduces, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { RequireScope } from '../auth/auth.decorators.js';
 import { ApiErrors } from '../common/openapi/api-responses.js';
 import { HOST_SOURCES } from '../hosts/model/host-sources.js';
+import { HostDnsDto, HttpProbeDto, TakeoverDto } from '../hosts/model/knowledge.dto.js';
 import { ExportQuery } from './dto/export.query.js';
 import { CSV_HEADER, ExportService } from './export.service.js';
+
+/** One of the host lists' knowledge objects, or null. */
+const nullableRef = (dto: abstract new () => unknown, description: string) => ({
+  description,
+  anyOf: [{ $ref: getSchemaPath(dto) }, { type: 'null' }],
+});
 
 const ROW = {
   type: 'object',
@@ -29,10 +36,15 @@ const ROW = {
     cname: { type: 'array', items: { type: 'string' }, description: 'fields=cname only: the CNAME chain' },
     status: { type: ['integer', 'null'], description: "fields=status only: the last HTTP probe's status" },
     title: { type: ['string', 'null'], description: "fields=title only: the last HTTP probe's page title" },
+    dns: nullableRef(HostDnsDto, 'format=json, fields=dns only: the last DNS answer, as on the host lists'),
+    http: nullableRef(HttpProbeDto, 'format=json, fields=http only: the last HTTP probe, as on the host lists'),
+    takeover: nullableRef(TakeoverDto, 'format=json, fields=takeover only: a takeover candidate, as on the host lists'),
+    wildcard: { type: 'boolean', description: 'format=json, fields=wildcard only: an echo of its zone’s wildcard' },
   },
 };
 
 @ApiTags('Export')
+@ApiExtraModels(HostDnsDto, HttpProbeDto, TakeoverDto)
 @RequireScope('read')
 @Controller('export')
 export class ExportController {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { containsPattern, isoSql } from '../database/sql.js';
-import { FIELD_TEXT, fieldColumns, type HostField } from '../hosts/model/host-fields.js';
+import { fieldColumns, fieldText, type HostField, textLine } from '../hosts/model/host-fields.js';
 import { hiddenConditions, type ScopeMode } from '../hosts/model/knowledge-filter.js';
 import type { ExportFormat, ExportScope } from './dto/export.query.js';
 
@@ -28,18 +28,16 @@ export interface Position {
 }
 
 // PostgreSQL renders each line itself, and Node passes its bytes on. Hosts, domains and slugs are validated
-// names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but the outside text (see FIELD_TEXT).
+// names (letters, digits, '-', '_', '.'), so no CSV field needs quoting but the outside text (see fieldText).
 function line(format: ExportFormat, fields: readonly HostField[]): string {
   switch (format) {
     case 'json':
       return 'row_to_json(r)::text'; // the row of jsonObjectRow
-    case 'txt': {
-      const extra = fields.map((f) => FIELD_TEXT[f].txt);
-      return extra.length ? `concat_ws(E'\\t', h.host, ${extra.join(', ')})` : 'h.host';
-    }
+    case 'txt':
+      return textLine(fields);
     case 'csv':
       return `concat_ws(',', h.host, d.domain, d.platform_slug, ${isoSql('h.first_seen_at')}, h.is_active::text
-                        ${fields.map((f) => `, ${FIELD_TEXT[f].csv}`).join('')})`;
+                        ${fields.map((f) => `, ${fieldText(f, 'csv')}`).join('')})`;
   }
 }
 

@@ -1,6 +1,5 @@
 /** The host lists' statements: the feeds, a domain's hosts, search and the platform bulk feed, each on its index. */
 import { sourcesSql } from './model/host-sources.js';
-import { knowledgeRowSql, withKnowledge } from './store/host-dns.sql.js';
 import {
   hasKnowledgeFilter,
   hiddenConditions,
@@ -12,7 +11,7 @@ import {
 import { containsPattern, customPlanOnly, isoSql, pageWithCount, Params, type Statement } from '../database/sql.js';
 import type { HostFilter } from './dto/host-queries.js';
 import type { TrackedDomain } from '../domains/domains.repository.js';
-import { fieldColumns, type HostField, textLine } from './model/host-fields.js';
+import { type HostField, knowledgeColumn, type RowFields, textLine, withFields } from './model/host-fields.js';
 
 export interface FeedPosition {
   ts: string;
@@ -31,6 +30,8 @@ export interface NewFeedOptions {
   platform?: string;
   /** Filters on what is known of each host; wildcard hosts are out unless it says otherwise. */
   knowledge?: KnowledgeFilter;
+  /** What is known of each host, as extra keys (fields=). */
+  fields?: readonly HostField[];
 }
 
 /** The feeds' knowledge conditions: wildcard hosts out unless the filter says otherwise. */
@@ -45,7 +46,7 @@ export interface PlatformPageOptions {
   activeOnly: boolean;
   /** Out-of-scope hosts: none of them unless asked for (see ScopeMode); all when not given. */
   scope?: ScopeMode;
-  /** What is known of each host, as extra columns (json) or as the txt line (see textLines). */
+  /** What is known of each host, as extra keys (json) or as the txt line (see textLines: flat fields only). */
   fields?: readonly HostField[];
   /** Rows carry `line`, the host's txt line with its fields. */
   textLines?: boolean;
@@ -81,14 +82,15 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
     if (opts.platform) where.push(`d.platform_slug = ${q.p(opts.platform)}`);
     where.push(...feedConditions(q, opts.knowledge));
   }
+  const row: RowFields = { fields: opts.fields, scope: opts.knowledge?.scope };
   const sql = `SELECT h.id::text AS id, h.host, ${domain}.domain, ${isoSql('h.first_seen_at')} AS first_seen_at,
-                      ${sourcesSql()}, ${knowledgeRowSql()}
+                      ${sourcesSql()}${knowledgeColumn(row)}
                  FROM ${from}
                 WHERE ${where.join(' AND ')}
                 ORDER BY h.first_seen_at DESC, h.id DESC
                 LIMIT ${q.p(opts.limit + 1)}`;
   return {
-    sql: withKnowledge(sql, ['id', 'host', 'domain', 'first_seen_at', 'sources']),
+    sql: withFields(sql, ['id', 'host', 'domain', 'first_seen_at', 'sources'], row),
     params: q.values,
     prepare: onlyHides(opts.knowledge),
   };
@@ -120,16 +122,17 @@ export function platformPageStatement(opts: PlatformPageOptions): Statement {
   }
   if (opts.activeOnly) hosts.push('h.is_active');
   hosts.push(...hiddenConditions(undefined, opts.scope));
-  const fields = opts.fields ?? [];
-  const extra = opts.textLines ? `, ${textLine(fields)} AS line` : fieldColumns(fields);
+  const row: RowFields = { fields: opts.fields, scope: opts.scope };
+  const extra = opts.textLines ? `, ${textLine(opts.fields ?? [])} AS line` : knowledgeColumn(row);
   const limit = q.p(opts.limit + 1);
+  const sql = `SELECT h.host, d.domain, h.is_active, ${sourcesSql()}${extra}
+                 FROM domains d
+                CROSS JOIN LATERAL (SELECT h.* FROM hosts h WHERE ${hosts.join(' AND ')} ORDER BY h.host LIMIT ${limit}) h
+                WHERE ${domains.join(' AND ')}
+                ORDER BY d.domain, h.host
+                LIMIT ${limit}`;
   return {
-    sql: `SELECT h.host, d.domain, h.is_active, ${sourcesSql()}${extra}
-            FROM domains d
-           CROSS JOIN LATERAL (SELECT h.* FROM hosts h WHERE ${hosts.join(' AND ')} ORDER BY h.host LIMIT ${limit}) h
-           WHERE ${domains.join(' AND ')}
-           ORDER BY d.domain, h.host
-           LIMIT ${limit}`,
+    sql: opts.textLines ? sql : withFields(sql, ['host', 'domain', 'is_active', 'sources'], row),
     params: q.values,
   };
 }
@@ -146,6 +149,8 @@ export interface DomainHostsOptions {
   filter: HostFilter;
   search?: string;
   knowledge?: KnowledgeFilter;
+  /** What is known of each host, as extra keys (fields=). */
+  fields?: readonly HostField[];
   limit: number;
   offset: number;
 }
@@ -188,11 +193,13 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
     offset: opts.offset,
   });
   // What is known of each host is read for the page's rows only, not for the rows its offset skips, and once a
-  // row (OFFSET 0 keeps withKnowledge from inlining the read into each field it takes from it).
-  statements.page.sql = withKnowledge(
-    `SELECT r.id::text AS id, r.host, r.first_seen_at, r.is_active, r.sources, ${knowledgeRowSql('r.id')}
+  // row (OFFSET 0 keeps withFields from inlining the read into each field it takes from it).
+  const row: RowFields = { fields: opts.fields, scope: opts.knowledge?.scope };
+  statements.page.sql = withFields(
+    `SELECT r.id::text AS id, r.host, r.first_seen_at, r.is_active, r.sources${knowledgeColumn(row, 'r.id')}
        FROM (${statements.page.sql}) r OFFSET 0`,
     ['id', 'host', 'first_seen_at', 'is_active', 'sources'],
+    row,
   );
   statements.page.prepare = statements.count.prepare = onlyHides(opts.knowledge);
   return statements;
@@ -204,6 +211,7 @@ export function domainNewStatement(
   since: string,
   limit: number,
   knowledge?: KnowledgeFilter,
+  fields?: readonly HostField[],
 ): Statement {
   const q = new Params();
   const where = [
@@ -211,14 +219,15 @@ export function domainNewStatement(
     `h.first_seen_at >= ${q.p(since)}::timestamptz`,
     ...feedConditions(q, knowledge),
   ];
-  const sql = `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()},
-                      ${knowledgeRowSql()}
+  const row: RowFields = { fields, scope: knowledge?.scope };
+  const sql = `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at,
+                      ${sourcesSql()}${knowledgeColumn(row)}
                  FROM hosts h
                 WHERE ${where.join(' AND ')}
                 ORDER BY h.first_seen_at DESC, h.id DESC
                 LIMIT ${q.p(limit)}`;
   return {
-    sql: withKnowledge(sql, ['id', 'host', 'first_seen_at', 'sources']),
+    sql: withFields(sql, ['id', 'host', 'first_seen_at', 'sources'], row),
     params: q.values,
     prepare: onlyHides(knowledge),
   };
@@ -234,19 +243,26 @@ export function domainNewStatement(
  * each host it passed at random grew with the table, and reading the page's hosts again by id cost a quarter of
  * the statement.
  */
-export function searchStatement(text: string, limit: number, offset: number, knowledge?: KnowledgeFilter): Statement {
+export function searchStatement(
+  text: string,
+  limit: number,
+  offset: number,
+  knowledge?: KnowledgeFilter,
+  fields?: readonly HostField[],
+): Statement {
   const q = new Params();
   const where = [`h.host LIKE ${q.p(containsPattern(text.toLowerCase()))} ESCAPE '\\'`, customPlanOnly(q)];
   where.push(...knowledgeConditions(q, knowledge));
+  const row: RowFields = { fields, scope: knowledge?.scope };
   const sql = `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
-                      ${sourcesSql()}, ${knowledgeRowSql()}
+                      ${sourcesSql()}${knowledgeColumn(row)}
                  FROM (SELECT h.id, h.domain_id, h.host, h.first_seen_at, h.is_active, h.sources
                          FROM hosts h WHERE ${where.join(' AND ')}
                         ORDER BY h.first_seen_at DESC, h.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}) h
                  JOIN domains d ON d.id = h.domain_id
                 ORDER BY h.first_seen_at DESC, h.id DESC`;
   return {
-    sql: withKnowledge(sql, ['id', 'host', 'domain', 'first_seen_at', 'is_active', 'sources']),
+    sql: withFields(sql, ['id', 'host', 'domain', 'first_seen_at', 'is_active', 'sources'], row),
     params: q.values,
     prepare: onlyHides(knowledge),
   };

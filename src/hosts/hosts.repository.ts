@@ -1,5 +1,5 @@
 import { sourcesSql } from './model/host-sources.js';
-import { knowledgeRowSql, withKnowledge } from './store/host-dns.sql.js';
+import { type HostField, knowledgeColumn, OBJECT_FIELDS, withFields } from './model/host-fields.js';
 import { type KnowledgeFilter } from './model/knowledge-filter.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -63,7 +63,21 @@ export class HostsRepository {
     {
       name: 'all, counted by the counters',
       dto: DomainHostDto,
-      params: [{ domain: DOMAIN, filter: 'all', limit: 100, offset: 0 }],
+      params: [{ domain: DOMAIN, filter: 'all', knowledge: { scope: 'in' }, limit: 100, offset: 0 }],
+    },
+    {
+      name: 'with everything known, both sides of the scope',
+      dto: DomainHostDto,
+      params: [
+        {
+          domain: DOMAIN,
+          filter: 'all',
+          knowledge: { scope: 'all' },
+          fields: ['dns', 'http', 'takeover', 'wildcard', 'ips', 'cname', 'status', 'title'],
+          limit: 100,
+          offset: 0,
+        },
+      ],
     },
     {
       name: 'inactive, counted by the counters',
@@ -82,7 +96,7 @@ export class HostsRepository {
         {
           domain: DOMAIN,
           filter: 'new',
-          knowledge: { resolves: true, status: 200 },
+          knowledge: { resolves: true, status: 200, scope: 'in' },
           limit: 100,
           offset: 0,
         },
@@ -96,19 +110,43 @@ export class HostsRepository {
     return { json: (await jsonPage(this.db, statements.page, opts.limit)).json, total };
   }
 
-  @GenerateSql({ dto: DomainNewHostDto, params: [1, '2026-01-01T00:00:00.000000Z', 100, { wildcard: 'exclude' }] })
+  @GenerateSql(
+    { dto: DomainNewHostDto, params: [1, '2026-01-01T00:00:00.000000Z', 100, { wildcard: 'exclude', scope: 'in' }] },
+    {
+      name: 'with addresses and title',
+      dto: DomainNewHostDto,
+      params: [1, '2026-01-01T00:00:00.000000Z', 100, { wildcard: 'exclude', scope: 'in' }, ['ips', 'title']],
+    },
+  )
   newForDomain(
     domainId: number,
     since: string,
     limit: number,
     knowledge: KnowledgeFilter,
+    fields?: readonly HostField[],
   ): Promise<JsonPage<DomainNewHostDto>> {
-    return jsonPage(this.db, domainNewStatement(domainId, since, limit, knowledge), limit);
+    return jsonPage(this.db, domainNewStatement(domainId, since, limit, knowledge, fields), limit);
   }
 
   /** The new-host feed (see newFeedStatement): `limit` rows rendered, `found` tells whether more follow. */
   @GenerateSql(
-    { name: 'first page', dto: FeedHostDto, params: [{ since: '2026-01-01T00:00:00.000000Z', limit: 500 }] },
+    {
+      name: 'first page',
+      dto: FeedHostDto,
+      params: [{ since: '2026-01-01T00:00:00.000000Z', limit: 500, knowledge: { scope: 'in' } }],
+    },
+    {
+      name: 'first page with dns, http and takeover',
+      dto: FeedHostDto,
+      params: [
+        {
+          since: '2026-01-01T00:00:00.000000Z',
+          limit: 500,
+          knowledge: { scope: 'in' },
+          fields: ['dns', 'http', 'takeover'],
+        },
+      ],
+    },
     {
       name: 'next page of a platform',
       dto: FeedHostDto,
@@ -117,6 +155,7 @@ export class HostsRepository {
           since: '2026-01-01T00:00:00.000000Z',
           limit: 500,
           platform: 'hackerone',
+          knowledge: { scope: 'in' },
           before: { ts: '2099-01-01T00:00:00.000000Z', id: '9' },
         },
       ],
@@ -131,29 +170,42 @@ export class HostsRepository {
   }
 
   @GenerateSql(
-    { name: 'by name', dto: SearchHostDto, params: ['api', 100, 0] },
+    { name: 'by name', dto: SearchHostDto, params: ['api', 100, 0, { scope: 'in' }] },
     {
       name: 'by name and what is known',
       params: ['api', 100, 0, { wildcard: 'only', scope: 'all' }],
     },
+    {
+      name: 'by name, both sides of the scope, with its DNS answer',
+      dto: SearchHostDto,
+      params: ['api', 100, 0, { scope: 'all' }, ['dns']],
+    },
   )
-  search(text: string, limit: number, offset: number, knowledge?: KnowledgeFilter): Promise<JsonPage<SearchHostDto>> {
-    return jsonPage(this.db, searchStatement(text, limit, offset, knowledge), limit);
+  search(
+    text: string,
+    limit: number,
+    offset: number,
+    knowledge?: KnowledgeFilter,
+    fields?: readonly HostField[],
+  ): Promise<JsonPage<SearchHostDto>> {
+    return jsonPage(this.db, searchStatement(text, limit, offset, knowledge, fields), limit);
   }
 
   /** One host by name with what is known of it; under the most specific root when two tracked roots hold it. */
   @GenerateSql({ params: ['api.example.com'] })
   async findOne(host: string): Promise<HostDetailRow | undefined> {
+    const everything = { fields: OBJECT_FIELDS };
     const [row] = await rows<HostDetailRow>(
       this.db,
-      withKnowledge(
+      withFields(
         `SELECT h.id::text AS id, h.host, d.domain, d.platform_slug AS platform,
                 ${isoSql('h.first_seen_at')} AS first_seen_at, ${isoSql('h.last_seen_at')} AS last_seen_at, h.is_active,
-                ${sourcesSql()}, ${knowledgeRowSql()}
+                ${sourcesSql()}${knowledgeColumn(everything)}
            FROM hosts h JOIN domains d ON d.id = h.domain_id
           WHERE h.host = $1
           ORDER BY length(d.domain) DESC LIMIT 1`,
         ['id', 'host', 'domain', 'platform', 'first_seen_at', 'last_seen_at', 'is_active', 'sources'],
+        everything,
       ),
       [host],
     );
@@ -162,7 +214,11 @@ export class HostsRepository {
 
   /** One page of the platform bulk feed (see platformPageStatement), rendered as JSON. */
   @GenerateSql(
-    { name: 'first page', dto: PlatformHostDto, params: [{ platform: 'hackerone', limit: 1000, activeOnly: false }] },
+    {
+      name: 'first page',
+      dto: PlatformHostDto,
+      params: [{ platform: 'hackerone', limit: 1000, activeOnly: false, scope: 'in' }],
+    },
     {
       name: 'next page of a program, with fields',
       dto: PlatformHostDto,
@@ -173,7 +229,7 @@ export class HostsRepository {
           activeOnly: true,
           program: 'Example',
           scope: 'in',
-          fields: ['ips', 'title'],
+          fields: ['ips', 'title', 'http'],
           after: { domain: 'example.com', host: 'api.example.com' },
         },
       ],

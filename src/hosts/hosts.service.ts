@@ -46,14 +46,22 @@ export class HostsService {
   async listForDomain(name: string, query: DomainHostsQuery) {
     const { filter, search, limit, offset } = query;
     const domain = await this.domains.requireTracked(name);
-    const page = await this.hosts.listForDomain({ domain, filter, search, knowledge: filterOf(query), limit, offset });
+    const page = await this.hosts.listForDomain({
+      domain,
+      filter,
+      search,
+      knowledge: filterOf(query),
+      fields: query.fields,
+      limit,
+      offset,
+    });
     return RenderedJson.envelope(page.json, { limit: query.limit, offset: query.offset, total: page.total });
   }
 
   async newForDomain(name: string, query: DomainNewHostsQuery) {
     const since = windowStart(query);
     const { id } = await this.domains.requireTracked(name);
-    const page = await this.hosts.newForDomain(id, since, query.limit, filterOf(query));
+    const page = await this.hosts.newForDomain(id, since, query.limit, filterOf(query), query.fields);
     return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });
   }
 
@@ -80,7 +88,13 @@ export class HostsService {
     }
     const since = windowStart(query);
     const before = query.before_ts && query.before_id ? { ts: query.before_ts, id: query.before_id } : undefined;
-    const page = await this.hosts.newFeed({ since, limit: query.limit, before, knowledge: filterOf(query) });
+    const page = await this.hosts.newFeed({
+      since,
+      limit: query.limit,
+      before,
+      knowledge: filterOf(query),
+      fields: query.fields,
+    });
     const last = page.found > query.limit ? page.last : null;
     return RenderedJson.envelope(page.json, {
       since,
@@ -92,7 +106,7 @@ export class HostsService {
 
   async search(query: SearchHostsQuery) {
     if (query.q.length < 2) throw AppError.invalidQuery('q must be at least 2 characters');
-    const page = await this.hosts.search(query.q, query.limit, query.offset, filterOf(query));
+    const page = await this.hosts.search(query.q, query.limit, query.offset, filterOf(query), query.fields);
     return RenderedJson.envelope(page.json, { q: query.q, limit: query.limit, offset: query.offset });
   }
 
@@ -143,6 +157,7 @@ export class HostsService {
       limit: query.limit,
       platform: slug,
       knowledge: filterOf(query),
+      fields: query.fields,
     });
     if (page.found === 0) await this.platforms.requirePlatform(slug);
     return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });

@@ -6,6 +6,8 @@ import { type EventRow, EVENT_COLUMNS } from '../events/events.repository.js';
 import { SOURCE_BITS } from '../hosts/model/host-sources.js';
 import type { ClaimedDelivery, DeliveryRow } from './delivery.model.js';
 import { toldTo } from './webhook-sql.js';
+import { knowledgeColumn, withFields } from '../hosts/model/host-fields.js';
+import type { DeliveredHost } from './webhook-payload.js';
 import { GenerateSql } from '../database/generate-sql.js';
 
 /** A delivery as the API and the account page show it, from webhook_deliveries x and its scan s. */
@@ -34,6 +36,7 @@ const DELIVERY = {
   format: 'json',
   secret: null,
   chat_id: null,
+  fields: [],
 };
 
 @Injectable()
@@ -164,7 +167,7 @@ export class DeliveriesRepository {
                    x.window_to, x.new_count
        )
        SELECT t.id, t.kind, ${isoSql('t.lease_until')} AS lease_until, t.webhook_id, t.scan_id, t.attempts, w.url,
-              w.format,
+              w.format, w.fields,
               w.secret, w.chat_id, d.id AS domain_id, coalesce(d.domain, '') AS domain,
               coalesce(d.platform_slug, '') AS platform, d.program,
               ${isoSql('t.window_from')} AS window_from, ${isoSql('t.window_to')} AS window_to,
@@ -196,27 +199,37 @@ export class DeliveriesRepository {
   /**
    * The hosts a delivery tells of, oldest first (hosts_domain_feed_idx): those a scan recorded first (first seen
    * while it ran; wildcard echoes left out, and out of its new_count), or those the CT log follower recorded first
-   * in the delivery's window.
+   * in the delivery's window; with the webhook's fields, as known now.
    */
-  @GenerateSql({ params: [DELIVERY, 100] })
-  newHostsOf(delivery: ClaimedDelivery, limit: number): Promise<{ host: string; first_seen_at: string }[]> {
+  @GenerateSql({ params: [DELIVERY, 100] }, { name: 'with fields', params: [{ ...DELIVERY, fields: ['ips'] }, 100] })
+  newHostsOf(delivery: ClaimedDelivery, limit: number): Promise<DeliveredHost[]> {
+    const row = { fields: delivery.fields, inScope: false };
+    const columns = `h.host, ${isoSql('h.first_seen_at')} AS first_seen_at${knowledgeColumn(row)}`;
     if (delivery.scan_id === null) {
       return rows(
         this.db,
-        `SELECT h.host, ${isoSql('h.first_seen_at')} AS first_seen_at FROM hosts h JOIN webhooks w ON w.id = $5
-          WHERE h.domain_id = $1 AND h.first_seen_at BETWEEN $2::timestamptz AND $3::timestamptz
-            AND (h.sources & ${SOURCE_BITS.ct}) <> 0 AND ${toldTo('h', 'w')}
-          ORDER BY h.first_seen_at, h.id LIMIT $4`,
+        withFields(
+          `SELECT ${columns} FROM hosts h JOIN webhooks w ON w.id = $5
+            WHERE h.domain_id = $1 AND h.first_seen_at BETWEEN $2::timestamptz AND $3::timestamptz
+              AND (h.sources & ${SOURCE_BITS.ct}) <> 0 AND ${toldTo('h', 'w')}
+            ORDER BY h.first_seen_at, h.id LIMIT $4`,
+          ['host', 'first_seen_at'],
+          row,
+        ),
         [delivery.domain_id, delivery.window_from, delivery.window_to, limit, delivery.webhook_id],
       );
     }
     return rows(
       this.db,
-      `SELECT h.host, ${isoSql('h.first_seen_at')} AS first_seen_at
-         FROM scans s JOIN hosts h ON h.domain_id = s.domain_id JOIN webhooks w ON w.id = $3
-        WHERE s.id = $1 AND h.first_seen_at >= s.started_at AND h.first_seen_at <= s.finished_at
-          AND ${toldTo('h', 'w')}
-        ORDER BY h.first_seen_at, h.id LIMIT $2`,
+      withFields(
+        `SELECT ${columns}
+           FROM scans s JOIN hosts h ON h.domain_id = s.domain_id JOIN webhooks w ON w.id = $3
+          WHERE s.id = $1 AND h.first_seen_at >= s.started_at AND h.first_seen_at <= s.finished_at
+            AND ${toldTo('h', 'w')}
+          ORDER BY h.first_seen_at, h.id LIMIT $2`,
+        ['host', 'first_seen_at'],
+        row,
+      ),
       [delivery.scan_id, limit, delivery.webhook_id],
     );
   }

@@ -1,4 +1,5 @@
 import type { WebhookFormat } from './channels/index.js';
+import type { HostField } from '../hosts/model/host-fields.js';
 
 /** What a delivery tells of: the new hosts of a scan or of the CT log follower, or changes of other types. */
 export type DeliveryKind = 'new_hosts' | 'host_events' | 'test' | 'digest';
@@ -40,6 +41,8 @@ export interface ClaimedDelivery {
   secret: string | null;
   /** Telegram's chat id. */
   chat_id: string | null;
+  /** What is known of each new host the webhook's deliveries carry. */
+  fields: HostField[];
   domain: string;
   platform: string;
   program: string | null;

@@ -28,6 +28,27 @@ const EVENTS = {
   items: { $ref: '#/components/schemas/HostEventDto' },
 };
 
+/** A nullable object of the components. */
+const nullable = (schema: string, description: string) => ({
+  description,
+  anyOf: [{ $ref: `#/components/schemas/${schema}` }, { type: 'null' }],
+});
+
+/**
+ * What a new host carries when its webhook names fields (the host lists' fields vocabulary), as known when the
+ * delivery is sent.
+ */
+const FIELD_PROPERTIES = {
+  dns: nullable('HostDnsDto', 'With fields dns: the last DNS answer; null when never resolved'),
+  http: nullable('HttpProbeDto', 'With fields http: the last HTTP probe; null when never probed'),
+  takeover: nullable('TakeoverDto', 'With fields takeover: a takeover candidate; null'),
+  wildcard: { type: 'boolean', description: 'With fields wildcard: an echo of its zone’s wildcard answer' },
+  ips: { type: 'array', items: { type: 'string' }, description: 'With fields ips: A, then AAAA addresses' },
+  cname: { type: 'array', items: { type: 'string' }, description: 'With fields cname: the CNAME chain' },
+  status: { type: ['integer', 'null'], description: "With fields status: the last probe's HTTP status" },
+  title: { type: ['string', 'null'], description: "With fields title: the last probe's page title" },
+};
+
 /** A delivery POSTed to a webhook: its headers, and a JSON body of these properties and no others. */
 function deliveryOperation(d: {
   operationId: string;
@@ -110,6 +131,7 @@ export const WEBHOOKS_OPENAPI: WebhooksObject = {
             properties: {
               host: { type: 'string', example: 'api.example.com' },
               first_seen_at: { type: 'string', format: 'date-time' },
+              ...FIELD_PROPERTIES,
             },
           },
         },

@@ -25,7 +25,35 @@ export interface NewHostsBatch {
   platform: string;
   program?: string | null;
   newCount: number;
-  hosts: { host: string; first_seen_at: string }[];
+  hosts: DeliveredHost[];
+}
+
+/**
+ * A new host as a delivery tells of it: its name, when it was first seen, and the webhook's fields (HOST_FIELDS)
+ * as they were known when the delivery was sent.
+ */
+export interface DeliveredHost {
+  host: string;
+  first_seen_at: string;
+  ips?: string[];
+  cname?: string[];
+  status?: number | null;
+  title?: string | null;
+  [field: string]: unknown;
+}
+
+/**
+ * A new host as a chat line: its name, then the flat fields the webhook asks for that are known (the end of the
+ * alias chain, up to four addresses, the HTTP status and the page title, quoted and shortened), each channel
+ * escaping what came from outside.
+ */
+function hostLine(h: DeliveredHost): Text {
+  const facts: Text[] = [];
+  if (h.cname?.length) facts.push(text`→ ${h.cname[h.cname.length - 1]}`);
+  if (h.ips?.length) facts.push(text`${h.ips.slice(0, 4).join(' ')}`);
+  if (typeof h.status === 'number') facts.push(text`${h.status}`);
+  if (typeof h.title === 'string') facts.push(text`"${stripControlCharacters(h.title).slice(0, CHAT_TITLE)}"`);
+  return facts.reduce<Text>((line, fact) => text`${line} ${fact}`, text`${h.host}`);
 }
 
 /** One delivery of new hosts in a webhook's format. */
@@ -46,7 +74,7 @@ export function renderPayload(format: WebhookFormat, batch: NewHostsBatch, optio
     const from = ours(batch.scanId === null ? ', from the CT logs' : '');
     return {
       head: text`${batch.newCount} new ${noun} on ${batch.domain} (${about(batch)})${from}`,
-      lines: batch.hosts.map((h) => text`${h.host}`),
+      lines: batch.hosts.map(hostLine),
       total: batch.newCount,
       link: linkTo(options, `/api/v1/domains/${batch.domain}/subdomains/new`),
     };

@@ -25,6 +25,7 @@ function toDto(w: WebhookRow): WebhookDto {
     digest_minutes: w.digest_minutes,
     resolving_only: w.resolving_only,
     types: w.types,
+    fields: w.fields,
     signed: w.has_secret,
     state: webhookState(w),
     created_at: w.created_at,

@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { affected, isoSql, rows } from '../database/sql.js';
 import type { EventType } from '../events/dto/events.query.js';
 import type { WebhookFormat } from './channels/index.js';
+import type { HostField } from '../hosts/model/host-fields.js';
 import { GenerateSql } from '../database/generate-sql.js';
 
 export interface NewWebhook {
@@ -24,6 +25,8 @@ export interface NewWebhook {
   types: EventType[];
   /** Telegram's chat id. */
   chatId: string | null;
+  /** What is known of each new host that its deliveries carry (fields=). */
+  fields: HostField[];
 }
 
 export interface WebhookRow {
@@ -39,6 +42,7 @@ export interface WebhookRow {
   resolving_only: boolean;
   format: WebhookFormat;
   types: EventType[];
+  fields: HostField[];
   has_secret: boolean;
   created_at: string;
   last_attempt_at: string | null;
@@ -63,7 +67,7 @@ export function webhookState(w: Pick<WebhookRow, 'paused_at' | 'failing_since'>)
 const WEBHOOK_COLUMNS = `w.id, w.owner, w.url, w.platforms,
   CASE WHEN w.domain_ids IS NOT NULL THEN
     coalesce((SELECT array_agg(d.domain ORDER BY d.domain) FROM domains d WHERE d.id = ANY (w.domain_ids)), '{}')
-  END AS domains, w.scope, w.digest_minutes, w.resolving_only, w.format, w.types,
+  END AS domains, w.scope, w.digest_minutes, w.resolving_only, w.format, w.types, w.fields,
   w.secret IS NOT NULL AS has_secret, ${isoSql('w.created_at')} AS created_at,
   ${isoSql('w.last_attempt_at')} AS last_attempt_at, w.last_status, w.last_error, w.failures, w.delivered,
   w.given_up, ${isoSql('w.failing_since')} AS failing_since, ${isoSql('w.paused_at')} AS paused_at`;
@@ -87,6 +91,7 @@ export class WebhooksRepository {
         secret: 'a-secret-of-24-characters',
         types: ['host_new', 'dns_changed'],
         chatId: null,
+        fields: ['ips', 'title'],
       },
     ],
   })
@@ -94,8 +99,8 @@ export class WebhooksRepository {
     const [row] = await rows<{ id: string }>(
       this.db,
       `INSERT INTO webhooks (url, platforms, domain_ids, format, secret, types, owner, chat_id, scope, digest_minutes,
-                             resolving_only, digest_through)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $10::int IS NOT NULL THEN now() END)
+                             resolving_only, fields, digest_through)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, CASE WHEN $10::int IS NOT NULL THEN now() END)
        RETURNING id`,
       [
         webhook.url,
@@ -109,6 +114,7 @@ export class WebhooksRepository {
         webhook.scope,
         webhook.digestMinutes,
         webhook.resolvingOnly,
+        webhook.fields,
       ],
     );
     return row.id;

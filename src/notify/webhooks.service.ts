@@ -4,6 +4,7 @@ import { Environment } from '../config/environment.js';
 import { DomainsRepository } from '../domains/domains.repository.js';
 import { EVENT_TYPES, type EventType } from '../events/dto/events.query.js';
 import { SCOPE_MODES } from '../hosts/model/knowledge-filter.js';
+import { HOST_FIELDS, type HostField } from '../hosts/model/host-fields.js';
 import { PlatformsRepository } from '../platforms/platforms.repository.js';
 import { targetProblem } from './webhook-http.js';
 import { CHANNELS, channelOf, WEBHOOK_FORMATS, type WebhookFormat } from './channels/index.js';
@@ -34,6 +35,8 @@ export interface AddWebhook {
   types?: string | string[];
   /** Telegram's chat: a numeric id (-100…) or @channelname. */
   chatId?: string;
+  /** What is known of each new host its deliveries carry (HOST_FIELDS): a comma list (the CLI's) or a list. */
+  fields?: string | string[];
   /** A secret is made for a json webhook given none (the API's: shown once, in the answer that creates it). */
   makeSecret?: boolean;
 }
@@ -47,6 +50,16 @@ export interface CreatedWebhook {
 /** The items of a comma list (the CLI's) or of a list (the API's), trimmed, empty ones left out. */
 const itemsOf = (given: string | string[]) =>
   (typeof given === 'string' ? given.split(',') : given).map((v) => String(v).trim()).filter(Boolean);
+
+/** The fields a webhook's new hosts carry, each once, in the order named; none when not given. */
+function parseFields(given: string | string[] | undefined): HostField[] {
+  if (given === undefined) return [];
+  const list = itemsOf(given);
+  if (list.some((f) => !(HOST_FIELDS as readonly string[]).includes(f))) {
+    throw new WebhookInputError(`fields must be a list of ${HOST_FIELDS.join(', ')}`);
+  }
+  return [...new Set(list)] as HostField[];
+}
 
 /** The change types, each once, in the feed's order; host_new when not given. */
 function parseTypes(given: string | string[] | undefined): EventType[] {
@@ -110,6 +123,7 @@ export class WebhooksService {
       throw new WebhookInputError(`a chat id is for ${CHAT_CHANNELS.join(', ')} webhooks only`);
     }
     const types = parseTypes(input.types);
+    const fields = parseFields(input.fields);
     const platforms = listOf(input.platforms, 'platforms');
     for (const slug of platforms ?? []) {
       const problem = await this.platforms.unknownSlugProblem(slug);
@@ -152,6 +166,7 @@ export class WebhooksService {
       secret,
       types,
       chatId: channel.chatId ? input.chatId! : null,
+      fields,
     });
     return { webhook: (await this.webhooks.findOwned(id, owner))!, secret };
   }

@@ -227,6 +227,7 @@ SELECT
   t.attempts,
   w.url,
   w.format,
+  w.fields,
   w.secret,
   w.chat_id,
   d.id AS domain_id,
@@ -301,41 +302,100 @@ LIMIT
 
 -- DeliveriesRepository.newHostsOf
 SELECT
-  h.host,
-  to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at
+  p.host,
+  p.first_seen_at
 FROM
-  hosts h
-  JOIN webhooks w ON w.id = $5
-WHERE
-  h.domain_id = $1
-  AND h.first_seen_at BETWEEN $2::timestamptz AND $3::timestamptz
-  AND (h.sources & 1) <> 0
-  AND NOT EXISTS (
+  (
     SELECT
-      1
+      h.host,
+      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at
     FROM
-      host_intel k
+      hosts h
+      JOIN webhooks w ON w.id = $5
     WHERE
-      k.host_id = h.id
-      AND k.wildcard
-  )
-  AND (
-    w.scope = 'all'
-    OR (w.scope = 'out') = EXISTS (
-      SELECT
-        1
-      FROM
-        host_intel k
-      WHERE
-        k.host_id = h.id
-        AND k.out_of_scope
-    )
-  )
-ORDER BY
-  h.first_seen_at,
-  h.id
-LIMIT
-  $4;
+      h.domain_id = $1
+      AND h.first_seen_at BETWEEN $2::timestamptz AND $3::timestamptz
+      AND (h.sources & 1) <> 0
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
+          AND k.wildcard
+      )
+      AND (
+        w.scope = 'all'
+        OR (w.scope = 'out') = EXISTS (
+          SELECT
+            1
+          FROM
+            host_intel k
+          WHERE
+            k.host_id = h.id
+            AND k.out_of_scope
+        )
+      )
+    ORDER BY
+      h.first_seen_at,
+      h.id
+    LIMIT
+      $4
+  ) p;
+
+-- DeliveriesRepository.newHostsOf: with fields
+SELECT
+  p.host,
+  p.first_seen_at,
+  coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips
+FROM
+  (
+    SELECT
+      h.host,
+      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+      (
+        SELECT
+          hk
+        FROM
+          host_intel hk
+        WHERE
+          hk.host_id = h.id
+      ) AS k
+    FROM
+      hosts h
+      JOIN webhooks w ON w.id = $5
+    WHERE
+      h.domain_id = $1
+      AND h.first_seen_at BETWEEN $2::timestamptz AND $3::timestamptz
+      AND (h.sources & 1) <> 0
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
+          AND k.wildcard
+      )
+      AND (
+        w.scope = 'all'
+        OR (w.scope = 'out') = EXISTS (
+          SELECT
+            1
+          FROM
+            host_intel k
+          WHERE
+            k.host_id = h.id
+            AND k.out_of_scope
+        )
+      )
+    ORDER BY
+      h.first_seen_at,
+      h.id
+    LIMIT
+      $4
+  ) p;
 
 -- DeliveriesRepository.record
 WITH

@@ -68,16 +68,13 @@ COPY (
       to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
       h.is_active::text,
       coalesce(
-        array_to_string(
-          (
-            SELECT
-              coalesce(k.a, '{}') || coalesce(k.aaaa, '{}')
-            FROM
-              host_intel k
-            WHERE
-              k.host_id = h.id
-          ),
-          ' '
+        (
+          SELECT
+            array_to_string(coalesce(k.a, '{}') || coalesce(k.aaaa, '{}'), ' ')
+          FROM
+            host_intel k
+          WHERE
+            k.host_id = h.id
         ),
         ''
       ),
@@ -194,7 +191,7 @@ COPY (
         coalesce(
           (
             SELECT
-              k.cname
+              coalesce(k.cname, '{}')
             FROM
               host_intel k
             WHERE

@@ -11,6 +11,61 @@ FROM
       p.first_seen_at,
       p.is_active,
       p.sources,
+      TRUE AS in_scope
+    FROM
+      (
+        SELECT
+          r.id::text AS id,
+          r.host,
+          r.first_seen_at,
+          r.is_active,
+          r.sources
+        FROM
+          (
+            SELECT
+              h.id,
+              h.host,
+              to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+              h.is_active,
+              host_sources (h.sources) AS sources
+            FROM
+              hosts h
+            WHERE
+              h.domain_id = $1
+              AND NOT EXISTS (
+                SELECT
+                  1
+                FROM
+                  host_intel k
+                WHERE
+                  k.host_id = h.id
+                  AND k.out_of_scope
+              )
+            ORDER BY
+              h.first_seen_at DESC,
+              h.id DESC
+            LIMIT
+              $2
+            OFFSET
+              $3
+          ) r
+        OFFSET
+          0
+      ) p
+  ) r;
+
+-- HostsRepository.listForDomain: with everything known, both sides of the scope
+SELECT
+  string_agg(row_to_json(r)::text, E'\n') AS lines
+FROM
+  (
+    SELECT
+      p.id,
+      p.host,
+      p.first_seen_at,
+      p.is_active,
+      p.sources,
+      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
       CASE
         WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
           'status',
@@ -25,9 +80,6 @@ FROM
           to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
         )
       END AS dns,
-      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-      coalesce((p.k).wildcard, FALSE) AS wildcard,
-      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
       CASE
         WHEN (p.k).listening IS NOT NULL THEN json_build_object(
           'listening',
@@ -67,7 +119,13 @@ FROM
           'probed_at',
           to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
         )
-      END AS http
+      END AS http,
+      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
+      coalesce((p.k).wildcard, FALSE) AS wildcard,
+      coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips,
+      coalesce((p.k).cname, '{}') AS cname,
+      (p.k).http_status AS status,
+      (p.k).title AS title
     FROM
       (
         SELECT
@@ -120,63 +178,7 @@ FROM
       p.first_seen_at,
       p.is_active,
       p.sources,
-      CASE
-        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-          'status',
-          (p.k).dns_status,
-          'a',
-          to_json(coalesce((p.k).a, '{}')),
-          'aaaa',
-          to_json(coalesce((p.k).aaaa, '{}')),
-          'cname',
-          to_json(coalesce((p.k).cname, '{}')),
-          'resolved_at',
-          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS dns,
-      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-      coalesce((p.k).wildcard, FALSE) AS wildcard,
-      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
-      CASE
-        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-          'listening',
-          (p.k).listening,
-          'scheme',
-          (p.k).scheme,
-          'port',
-          (p.k).port,
-          'status',
-          (p.k).http_status,
-          'final_url',
-          coalesce(
-            (p.k).final_url,
-            (p.k).scheme || '://' || p.host || CASE
-              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-              ELSE ':' || (p.k).port
-            END || '/'
-          ),
-          'title',
-          (p.k).title,
-          'server',
-          (p.k).server,
-          'content_length',
-          (p.k).content_length,
-          'tls',
-          CASE
-            WHEN (p.k).tls_subject IS NULL THEN NULL
-            ELSE json_build_object(
-              'subject',
-              (p.k).tls_subject,
-              'issuer',
-              (p.k).tls_issuer,
-              'not_after',
-              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END,
-          'probed_at',
-          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS http
+      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope
     FROM
       (
         SELECT
@@ -232,63 +234,7 @@ SELECT
           p.first_seen_at,
           p.is_active,
           p.sources,
-          CASE
-            WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-              'status',
-              (p.k).dns_status,
-              'a',
-              to_json(coalesce((p.k).a, '{}')),
-              'aaaa',
-              to_json(coalesce((p.k).aaaa, '{}')),
-              'cname',
-              to_json(coalesce((p.k).cname, '{}')),
-              'resolved_at',
-              to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END AS dns,
-          coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-          coalesce((p.k).wildcard, FALSE) AS wildcard,
-          NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
-          CASE
-            WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-              'listening',
-              (p.k).listening,
-              'scheme',
-              (p.k).scheme,
-              'port',
-              (p.k).port,
-              'status',
-              (p.k).http_status,
-              'final_url',
-              coalesce(
-                (p.k).final_url,
-                (p.k).scheme || '://' || p.host || CASE
-                  WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-                  ELSE ':' || (p.k).port
-                END || '/'
-              ),
-              'title',
-              (p.k).title,
-              'server',
-              (p.k).server,
-              'content_length',
-              (p.k).content_length,
-              'tls',
-              CASE
-                WHEN (p.k).tls_subject IS NULL THEN NULL
-                ELSE json_build_object(
-                  'subject',
-                  (p.k).tls_subject,
-                  'issuer',
-                  (p.k).tls_issuer,
-                  'not_after',
-                  to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-                )
-              END,
-              'probed_at',
-              to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END AS http
+          NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope
         FROM
           (
             SELECT
@@ -362,63 +308,7 @@ SELECT
           p.first_seen_at,
           p.is_active,
           p.sources,
-          CASE
-            WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-              'status',
-              (p.k).dns_status,
-              'a',
-              to_json(coalesce((p.k).a, '{}')),
-              'aaaa',
-              to_json(coalesce((p.k).aaaa, '{}')),
-              'cname',
-              to_json(coalesce((p.k).cname, '{}')),
-              'resolved_at',
-              to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END AS dns,
-          coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-          coalesce((p.k).wildcard, FALSE) AS wildcard,
-          NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
-          CASE
-            WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-              'listening',
-              (p.k).listening,
-              'scheme',
-              (p.k).scheme,
-              'port',
-              (p.k).port,
-              'status',
-              (p.k).http_status,
-              'final_url',
-              coalesce(
-                (p.k).final_url,
-                (p.k).scheme || '://' || p.host || CASE
-                  WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-                  ELSE ':' || (p.k).port
-                END || '/'
-              ),
-              'title',
-              (p.k).title,
-              'server',
-              (p.k).server,
-              'content_length',
-              (p.k).content_length,
-              'tls',
-              CASE
-                WHEN (p.k).tls_subject IS NULL THEN NULL
-                ELSE json_build_object(
-                  'subject',
-                  (p.k).tls_subject,
-                  'issuer',
-                  (p.k).tls_issuer,
-                  'not_after',
-                  to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-                )
-              END,
-              'probed_at',
-              to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END AS http
+          TRUE AS in_scope
         FROM
           (
             SELECT
@@ -426,15 +316,7 @@ SELECT
               r.host,
               r.first_seen_at,
               r.is_active,
-              r.sources,
-              (
-                SELECT
-                  hk
-                FROM
-                  host_intel hk
-                WHERE
-                  hk.host_id = r.id
-              ) AS k
+              r.sources
             FROM
               (
                 SELECT
@@ -448,6 +330,15 @@ SELECT
                 WHERE
                   h.domain_id = $1
                   AND h.first_seen_at >= now() - interval '24 hours'
+                  AND NOT EXISTS (
+                    SELECT
+                      1
+                    FROM
+                      host_intel k
+                    WHERE
+                      k.host_id = h.id
+                      AND k.out_of_scope
+                  )
                   AND EXISTS (
                     SELECT
                       1
@@ -487,6 +378,15 @@ SELECT
     WHERE
       h.domain_id = $1
       AND h.first_seen_at >= now() - interval '24 hours'
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
+          AND k.out_of_scope
+      )
       AND EXISTS (
         SELECT
           1
@@ -517,63 +417,54 @@ FROM
       p.host,
       p.first_seen_at,
       p.sources,
-      CASE
-        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-          'status',
-          (p.k).dns_status,
-          'a',
-          to_json(coalesce((p.k).a, '{}')),
-          'aaaa',
-          to_json(coalesce((p.k).aaaa, '{}')),
-          'cname',
-          to_json(coalesce((p.k).cname, '{}')),
-          'resolved_at',
-          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS dns,
-      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-      coalesce((p.k).wildcard, FALSE) AS wildcard,
-      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
-      CASE
-        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-          'listening',
-          (p.k).listening,
-          'scheme',
-          (p.k).scheme,
-          'port',
-          (p.k).port,
-          'status',
-          (p.k).http_status,
-          'final_url',
-          coalesce(
-            (p.k).final_url,
-            (p.k).scheme || '://' || p.host || CASE
-              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-              ELSE ':' || (p.k).port
-            END || '/'
-          ),
-          'title',
-          (p.k).title,
-          'server',
-          (p.k).server,
-          'content_length',
-          (p.k).content_length,
-          'tls',
-          CASE
-            WHEN (p.k).tls_subject IS NULL THEN NULL
-            ELSE json_build_object(
-              'subject',
-              (p.k).tls_subject,
-              'issuer',
-              (p.k).tls_issuer,
-              'not_after',
-              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END,
-          'probed_at',
-          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS http
+      TRUE AS in_scope
+    FROM
+      (
+        SELECT
+          h.id::text AS id,
+          h.host,
+          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+          host_sources (h.sources) AS sources
+        FROM
+          hosts h
+        WHERE
+          h.domain_id = $1
+          AND h.first_seen_at >= $2::timestamptz
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              host_intel k
+            WHERE
+              k.host_id = h.id
+              AND (
+                k.wildcard
+                OR k.out_of_scope
+              )
+            OFFSET
+              0
+          )
+        ORDER BY
+          h.first_seen_at DESC,
+          h.id DESC
+        LIMIT
+          $3
+      ) p
+  ) r;
+
+-- HostsRepository.newForDomain: with addresses and title
+SELECT
+  string_agg(row_to_json(r)::text, E'\n') AS lines
+FROM
+  (
+    SELECT
+      p.id,
+      p.host,
+      p.first_seen_at,
+      p.sources,
+      TRUE AS in_scope,
+      coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips,
+      (p.k).title AS title
     FROM
       (
         SELECT
@@ -601,7 +492,10 @@ FROM
               host_intel k
             WHERE
               k.host_id = h.id
-              AND (k.wildcard)
+              AND (
+                k.wildcard
+                OR k.out_of_scope
+              )
             OFFSET
               0
           )
@@ -624,6 +518,54 @@ FROM
       p.domain,
       p.first_seen_at,
       p.sources,
+      TRUE AS in_scope
+    FROM
+      (
+        SELECT
+          h.id::text AS id,
+          h.host,
+          d.domain,
+          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+          host_sources (h.sources) AS sources
+        FROM
+          hosts h
+          JOIN domains d ON d.id = h.domain_id
+        WHERE
+          h.first_seen_at >= $1::timestamptz
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              host_intel k
+            WHERE
+              k.host_id = h.id
+              AND (
+                k.wildcard
+                OR k.out_of_scope
+              )
+            OFFSET
+              0
+          )
+        ORDER BY
+          h.first_seen_at DESC,
+          h.id DESC
+        LIMIT
+          $2
+      ) p
+  ) r;
+
+-- HostsRepository.newFeed: first page with dns, http and takeover
+SELECT
+  string_agg(row_to_json(r)::text, E'\n') AS lines
+FROM
+  (
+    SELECT
+      p.id,
+      p.host,
+      p.domain,
+      p.first_seen_at,
+      p.sources,
+      TRUE AS in_scope,
       CASE
         WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
           'status',
@@ -638,9 +580,6 @@ FROM
           to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
         )
       END AS dns,
-      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-      coalesce((p.k).wildcard, FALSE) AS wildcard,
-      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
       CASE
         WHEN (p.k).listening IS NOT NULL THEN json_build_object(
           'listening',
@@ -680,7 +619,8 @@ FROM
           'probed_at',
           to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
         )
-      END AS http
+      END AS http,
+      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover
     FROM
       (
         SELECT
@@ -709,7 +649,10 @@ FROM
               host_intel k
             WHERE
               k.host_id = h.id
-              AND (k.wildcard)
+              AND (
+                k.wildcard
+                OR k.out_of_scope
+              )
             OFFSET
               0
           )
@@ -732,63 +675,7 @@ FROM
       p.domain,
       p.first_seen_at,
       p.sources,
-      CASE
-        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-          'status',
-          (p.k).dns_status,
-          'a',
-          to_json(coalesce((p.k).a, '{}')),
-          'aaaa',
-          to_json(coalesce((p.k).aaaa, '{}')),
-          'cname',
-          to_json(coalesce((p.k).cname, '{}')),
-          'resolved_at',
-          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS dns,
-      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-      coalesce((p.k).wildcard, FALSE) AS wildcard,
-      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
-      CASE
-        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-          'listening',
-          (p.k).listening,
-          'scheme',
-          (p.k).scheme,
-          'port',
-          (p.k).port,
-          'status',
-          (p.k).http_status,
-          'final_url',
-          coalesce(
-            (p.k).final_url,
-            (p.k).scheme || '://' || p.host || CASE
-              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-              ELSE ':' || (p.k).port
-            END || '/'
-          ),
-          'title',
-          (p.k).title,
-          'server',
-          (p.k).server,
-          'content_length',
-          (p.k).content_length,
-          'tls',
-          CASE
-            WHEN (p.k).tls_subject IS NULL THEN NULL
-            ELSE json_build_object(
-              'subject',
-              (p.k).tls_subject,
-              'issuer',
-              (p.k).tls_issuer,
-              'not_after',
-              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END,
-          'probed_at',
-          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS http
+      TRUE AS in_scope
     FROM
       (
         SELECT
@@ -796,15 +683,7 @@ FROM
           h.host,
           ph.domain,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources (h.sources) AS sources,
-          (
-            SELECT
-              hk
-            FROM
-              host_intel hk
-            WHERE
-              hk.host_id = h.id
-          ) AS k
+          host_sources (h.sources) AS sources
         FROM
           hosts h
           CROSS JOIN LATERAL (
@@ -829,7 +708,10 @@ FROM
               host_intel k
             WHERE
               k.host_id = ph.id
-              AND (k.wildcard)
+              AND (
+                k.wildcard
+                OR k.out_of_scope
+              )
             OFFSET
               0
           )
@@ -852,63 +734,7 @@ FROM
       p.domain,
       p.first_seen_at,
       p.sources,
-      CASE
-        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-          'status',
-          (p.k).dns_status,
-          'a',
-          to_json(coalesce((p.k).a, '{}')),
-          'aaaa',
-          to_json(coalesce((p.k).aaaa, '{}')),
-          'cname',
-          to_json(coalesce((p.k).cname, '{}')),
-          'resolved_at',
-          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS dns,
-      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-      coalesce((p.k).wildcard, FALSE) AS wildcard,
-      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
-      CASE
-        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-          'listening',
-          (p.k).listening,
-          'scheme',
-          (p.k).scheme,
-          'port',
-          (p.k).port,
-          'status',
-          (p.k).http_status,
-          'final_url',
-          coalesce(
-            (p.k).final_url,
-            (p.k).scheme || '://' || p.host || CASE
-              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-              ELSE ':' || (p.k).port
-            END || '/'
-          ),
-          'title',
-          (p.k).title,
-          'server',
-          (p.k).server,
-          'content_length',
-          (p.k).content_length,
-          'tls',
-          CASE
-            WHEN (p.k).tls_subject IS NULL THEN NULL
-            ELSE json_build_object(
-              'subject',
-              (p.k).tls_subject,
-              'issuer',
-              (p.k).tls_issuer,
-              'not_after',
-              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END,
-          'probed_at',
-          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS http
+      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope
     FROM
       (
         SELECT
@@ -970,63 +796,7 @@ FROM
       p.first_seen_at,
       p.is_active,
       p.sources,
-      CASE
-        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-          'status',
-          (p.k).dns_status,
-          'a',
-          to_json(coalesce((p.k).a, '{}')),
-          'aaaa',
-          to_json(coalesce((p.k).aaaa, '{}')),
-          'cname',
-          to_json(coalesce((p.k).cname, '{}')),
-          'resolved_at',
-          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS dns,
-      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-      coalesce((p.k).wildcard, FALSE) AS wildcard,
-      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
-      CASE
-        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-          'listening',
-          (p.k).listening,
-          'scheme',
-          (p.k).scheme,
-          'port',
-          (p.k).port,
-          'status',
-          (p.k).http_status,
-          'final_url',
-          coalesce(
-            (p.k).final_url,
-            (p.k).scheme || '://' || p.host || CASE
-              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-              ELSE ':' || (p.k).port
-            END || '/'
-          ),
-          'title',
-          (p.k).title,
-          'server',
-          (p.k).server,
-          'content_length',
-          (p.k).content_length,
-          'tls',
-          CASE
-            WHEN (p.k).tls_subject IS NULL THEN NULL
-            ELSE json_build_object(
-              'subject',
-              (p.k).tls_subject,
-              'issuer',
-              (p.k).tls_issuer,
-              'not_after',
-              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END,
-          'probed_at',
-          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS http
+      TRUE AS in_scope
     FROM
       (
         SELECT
@@ -1035,15 +805,7 @@ FROM
           d.domain,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
           h.is_active,
-          host_sources (h.sources) AS sources,
-          (
-            SELECT
-              hk
-            FROM
-              host_intel hk
-            WHERE
-              hk.host_id = h.id
-          ) AS k
+          host_sources (h.sources) AS sources
         FROM
           (
             SELECT
@@ -1060,6 +822,15 @@ FROM
               AND (
                 $2::boolean
                 OR custom_plan_guard ()
+              )
+              AND NOT EXISTS (
+                SELECT
+                  1
+                FROM
+                  host_intel k
+                WHERE
+                  k.host_id = h.id
+                  AND k.out_of_scope
               )
             ORDER BY
               h.first_seen_at DESC,
@@ -1088,63 +859,7 @@ FROM
       p.first_seen_at,
       p.is_active,
       p.sources,
-      CASE
-        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-          'status',
-          (p.k).dns_status,
-          'a',
-          to_json(coalesce((p.k).a, '{}')),
-          'aaaa',
-          to_json(coalesce((p.k).aaaa, '{}')),
-          'cname',
-          to_json(coalesce((p.k).cname, '{}')),
-          'resolved_at',
-          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS dns,
-      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-      coalesce((p.k).wildcard, FALSE) AS wildcard,
-      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
-      CASE
-        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-          'listening',
-          (p.k).listening,
-          'scheme',
-          (p.k).scheme,
-          'port',
-          (p.k).port,
-          'status',
-          (p.k).http_status,
-          'final_url',
-          coalesce(
-            (p.k).final_url,
-            (p.k).scheme || '://' || p.host || CASE
-              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-              ELSE ':' || (p.k).port
-            END || '/'
-          ),
-          'title',
-          (p.k).title,
-          'server',
-          (p.k).server,
-          'content_length',
-          (p.k).content_length,
-          'tls',
-          CASE
-            WHEN (p.k).tls_subject IS NULL THEN NULL
-            ELSE json_build_object(
-              'subject',
-              (p.k).tls_subject,
-              'issuer',
-              (p.k).tls_issuer,
-              'not_after',
-              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END,
-          'probed_at',
-          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS http
+      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope
     FROM
       (
         SELECT
@@ -1203,6 +918,82 @@ FROM
       ) p
   ) r;
 
+-- HostsRepository.search: by name, both sides of the scope, with its DNS answer
+SELECT
+  string_agg(row_to_json(r)::text, E'\n') AS lines
+FROM
+  (
+    SELECT
+      p.id,
+      p.host,
+      p.domain,
+      p.first_seen_at,
+      p.is_active,
+      p.sources,
+      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
+      CASE
+        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
+          'status',
+          (p.k).dns_status,
+          'a',
+          to_json(coalesce((p.k).a, '{}')),
+          'aaaa',
+          to_json(coalesce((p.k).aaaa, '{}')),
+          'cname',
+          to_json(coalesce((p.k).cname, '{}')),
+          'resolved_at',
+          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+        )
+      END AS dns
+    FROM
+      (
+        SELECT
+          h.id::text AS id,
+          h.host,
+          d.domain,
+          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+          h.is_active,
+          host_sources (h.sources) AS sources,
+          (
+            SELECT
+              hk
+            FROM
+              host_intel hk
+            WHERE
+              hk.host_id = h.id
+          ) AS k
+        FROM
+          (
+            SELECT
+              h.id,
+              h.domain_id,
+              h.host,
+              h.first_seen_at,
+              h.is_active,
+              h.sources
+            FROM
+              hosts h
+            WHERE
+              h.host LIKE $1 ESCAPE '\'
+              AND (
+                $2::boolean
+                OR custom_plan_guard ()
+              )
+            ORDER BY
+              h.first_seen_at DESC,
+              h.id DESC
+            LIMIT
+              $3
+            OFFSET
+              $4
+          ) h
+          JOIN domains d ON d.id = h.domain_id
+        ORDER BY
+          h.first_seen_at DESC,
+          h.id DESC
+      ) p
+  ) r;
+
 -- HostsRepository.findOne
 SELECT
   p.id,
@@ -1213,6 +1004,7 @@ SELECT
   p.last_seen_at,
   p.is_active,
   p.sources,
+  NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
   CASE
     WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
       'status',
@@ -1227,9 +1019,6 @@ SELECT
       to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
     )
   END AS dns,
-  coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-  coalesce((p.k).wildcard, FALSE) AS wildcard,
-  NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
   CASE
     WHEN (p.k).listening IS NOT NULL THEN json_build_object(
       'listening',
@@ -1269,7 +1058,9 @@ SELECT
       'probed_at',
       to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
     )
-  END AS http
+  END AS http,
+  coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
+  coalesce((p.k).wildcard, FALSE) AS wildcard
 FROM
   (
     SELECT
@@ -1306,31 +1097,49 @@ SELECT
 FROM
   (
     SELECT
-      h.host,
-      d.domain,
-      h.is_active,
-      host_sources (h.sources) AS sources
+      p.host,
+      p.domain,
+      p.is_active,
+      p.sources,
+      TRUE AS in_scope
     FROM
-      domains d
-      CROSS JOIN LATERAL (
+      (
         SELECT
-          h.*
+          h.host,
+          d.domain,
+          h.is_active,
+          host_sources (h.sources) AS sources
         FROM
-          hosts h
+          domains d
+          CROSS JOIN LATERAL (
+            SELECT
+              h.*
+            FROM
+              hosts h
+            WHERE
+              h.domain_id = d.id
+              AND NOT EXISTS (
+                SELECT
+                  1
+                FROM
+                  host_intel k
+                WHERE
+                  k.host_id = h.id
+                  AND k.out_of_scope
+              )
+            ORDER BY
+              h.host
+            LIMIT
+              $2
+          ) h
         WHERE
-          h.domain_id = d.id
+          d.platform_slug = $1
         ORDER BY
+          d.domain,
           h.host
         LIMIT
           $2
-      ) h
-    WHERE
-      d.platform_slug = $1
-    ORDER BY
-      d.domain,
-      h.host
-    LIMIT
-      $2
+      ) p
   ) r;
 
 -- HostsRepository.platformPage: next page of a program, with fields
@@ -1339,66 +1148,106 @@ SELECT
 FROM
   (
     SELECT
-      h.host,
-      d.domain,
-      h.is_active,
-      host_sources (h.sources) AS sources,
-      coalesce(
-        (
-          SELECT
-            coalesce(k.a, '{}') || coalesce(k.aaaa, '{}')
-          FROM
-            host_intel k
-          WHERE
-            k.host_id = h.id
-        ),
-        '{}'
-      ) AS ips,
+      p.host,
+      p.domain,
+      p.is_active,
+      p.sources,
+      TRUE AS in_scope,
+      coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips,
+      (p.k).title AS title,
+      CASE
+        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
+          'listening',
+          (p.k).listening,
+          'scheme',
+          (p.k).scheme,
+          'port',
+          (p.k).port,
+          'status',
+          (p.k).http_status,
+          'final_url',
+          coalesce(
+            (p.k).final_url,
+            (p.k).scheme || '://' || p.host || CASE
+              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
+              ELSE ':' || (p.k).port
+            END || '/'
+          ),
+          'title',
+          (p.k).title,
+          'server',
+          (p.k).server,
+          'content_length',
+          (p.k).content_length,
+          'tls',
+          CASE
+            WHEN (p.k).tls_subject IS NULL THEN NULL
+            ELSE json_build_object(
+              'subject',
+              (p.k).tls_subject,
+              'issuer',
+              (p.k).tls_issuer,
+              'not_after',
+              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            )
+          END,
+          'probed_at',
+          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+        )
+      END AS http
+    FROM
       (
         SELECT
-          k.title
-        FROM
-          host_intel k
-        WHERE
-          k.host_id = h.id
-      ) AS title
-    FROM
-      domains d
-      CROSS JOIN LATERAL (
-        SELECT
-          h.*
-        FROM
-          hosts h
-        WHERE
-          h.domain_id = d.id
-          AND h.host > CASE
-            WHEN d.domain = $3 THEN $4
-            ELSE ''
-          END
-          AND h.is_active
-          AND NOT EXISTS (
+          h.host,
+          d.domain,
+          h.is_active,
+          host_sources (h.sources) AS sources,
+          (
             SELECT
-              1
+              hk
             FROM
-              host_intel k
+              host_intel hk
             WHERE
-              k.host_id = h.id
-              AND k.out_of_scope
-          )
+              hk.host_id = h.id
+          ) AS k
+        FROM
+          domains d
+          CROSS JOIN LATERAL (
+            SELECT
+              h.*
+            FROM
+              hosts h
+            WHERE
+              h.domain_id = d.id
+              AND h.host > CASE
+                WHEN d.domain = $3 THEN $4
+                ELSE ''
+              END
+              AND h.is_active
+              AND NOT EXISTS (
+                SELECT
+                  1
+                FROM
+                  host_intel k
+                WHERE
+                  k.host_id = h.id
+                  AND k.out_of_scope
+              )
+            ORDER BY
+              h.host
+            LIMIT
+              $5
+          ) h
+        WHERE
+          d.platform_slug = $1
+          AND d.domain LIKE $2 ESCAPE '\'
+          AND d.domain >= $3
         ORDER BY
+          d.domain,
           h.host
         LIMIT
           $5
-      ) h
-    WHERE
-      d.platform_slug = $1
-      AND d.domain LIKE $2 ESCAPE '\'
-      AND d.domain >= $3
-    ORDER BY
-      d.domain,
-      h.host
-    LIMIT
-      $5
+      ) p
   ) r;
 
 -- HostsRepository.platformRows
@@ -1411,16 +1260,13 @@ SELECT
     E'\t',
     h.host,
     coalesce(
-      array_to_string(
-        (
-          SELECT
-            k.cname
-          FROM
-            host_intel k
-          WHERE
-            k.host_id = h.id
-        ),
-        ' '
+      (
+        SELECT
+          array_to_string(k.cname, ' ')
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
       ),
       ''
     ),

@@ -2,64 +2,138 @@
 
 -- StreamRepository.after: every host
 SELECT
-  h.id::text AS id,
-  h.host,
-  d.domain,
-  d.platform_slug AS platform,
-  to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-  host_sources (h.sources) AS sources
+  p.id,
+  p.host,
+  p.domain,
+  p.platform,
+  p.first_seen_at,
+  p.sources
 FROM
-  hosts h
-  JOIN domains d ON d.id = h.domain_id
-WHERE
-  (h.first_seen_at, h.id) > ($1::timestamptz, $2::bigint)
-  AND h.first_seen_at < $3::timestamptz
-  AND NOT EXISTS (
+  (
     SELECT
-      1
+      h.id::text AS id,
+      h.host,
+      d.domain,
+      d.platform_slug AS platform,
+      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+      host_sources (h.sources) AS sources
     FROM
-      host_intel k
+      hosts h
+      JOIN domains d ON d.id = h.domain_id
     WHERE
-      k.host_id = h.id
-      AND (
-        k.wildcard
-        OR k.out_of_scope
+      (h.first_seen_at, h.id) > ($1::timestamptz, $2::bigint)
+      AND h.first_seen_at < $3::timestamptz
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
+          AND (
+            k.wildcard
+            OR k.out_of_scope
+          )
+        OFFSET
+          0
       )
-    OFFSET
-      0
-  )
-ORDER BY
-  h.first_seen_at,
-  h.id
-LIMIT
-  $4;
+    ORDER BY
+      h.first_seen_at,
+      h.id
+    LIMIT
+      $4
+  ) p;
 
 -- StreamRepository.after: one platform, wildcards too
 SELECT
-  h.id::text AS id,
-  h.host,
-  d.domain,
-  d.platform_slug AS platform,
-  to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-  host_sources (h.sources) AS sources
+  p.id,
+  p.host,
+  p.domain,
+  p.platform,
+  p.first_seen_at,
+  p.sources
 FROM
-  hosts h
-  JOIN domains d ON d.id = h.domain_id
-WHERE
-  (h.first_seen_at, h.id) > ($1::timestamptz, $2::bigint)
-  AND h.first_seen_at < $3::timestamptz
-  AND d.platform_slug = $4
-  AND NOT EXISTS (
+  (
     SELECT
-      1
+      h.id::text AS id,
+      h.host,
+      d.domain,
+      d.platform_slug AS platform,
+      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+      host_sources (h.sources) AS sources
     FROM
-      host_intel k
+      hosts h
+      JOIN domains d ON d.id = h.domain_id
     WHERE
-      k.host_id = h.id
-      AND k.out_of_scope
-  )
-ORDER BY
-  h.first_seen_at,
-  h.id
-LIMIT
-  $5;
+      (h.first_seen_at, h.id) > ($1::timestamptz, $2::bigint)
+      AND h.first_seen_at < $3::timestamptz
+      AND d.platform_slug = $4
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
+          AND k.out_of_scope
+      )
+    ORDER BY
+      h.first_seen_at,
+      h.id
+    LIMIT
+      $5
+  ) p;
+
+-- StreamRepository.after: with addresses and title
+SELECT
+  p.id,
+  p.host,
+  p.domain,
+  p.platform,
+  p.first_seen_at,
+  p.sources,
+  coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips,
+  (p.k).title AS title
+FROM
+  (
+    SELECT
+      h.id::text AS id,
+      h.host,
+      d.domain,
+      d.platform_slug AS platform,
+      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+      host_sources (h.sources) AS sources,
+      (
+        SELECT
+          hk
+        FROM
+          host_intel hk
+        WHERE
+          hk.host_id = h.id
+      ) AS k
+    FROM
+      hosts h
+      JOIN domains d ON d.id = h.domain_id
+    WHERE
+      (h.first_seen_at, h.id) > ($1::timestamptz, $2::bigint)
+      AND h.first_seen_at < $3::timestamptz
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
+          AND (
+            k.wildcard
+            OR k.out_of_scope
+          )
+        OFFSET
+          0
+      )
+    ORDER BY
+      h.first_seen_at,
+      h.id
+    LIMIT
+      $4
+  ) p;

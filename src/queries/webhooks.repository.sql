@@ -14,6 +14,7 @@ INSERT INTO
     scope,
     digest_minutes,
     resolving_only,
+    fields,
     digest_through
   )
 VALUES
@@ -29,6 +30,7 @@ VALUES
     $9,
     $10,
     $11,
+    $12,
     CASE
       WHEN $10::int IS NOT NULL THEN now()
     END
@@ -64,6 +66,7 @@ SELECT
   w.resolving_only,
   w.format,
   w.types,
+  w.fields,
   w.secret IS NOT NULL AS has_secret,
   to_char(w.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
   to_char(w.last_attempt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_attempt_at,
@@ -111,6 +114,7 @@ SELECT
   w.resolving_only,
   w.format,
   w.types,
+  w.fields,
   w.secret IS NOT NULL AS has_secret,
   to_char(w.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
   to_char(w.last_attempt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_attempt_at,
@@ -158,6 +162,7 @@ SELECT
   w.resolving_only,
   w.format,
   w.types,
+  w.fields,
   w.secret IS NOT NULL AS has_secret,
   to_char(w.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
   to_char(w.last_attempt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_attempt_at,

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isoSql, Params, rows, type Statement } from '../database/sql.js';
 import { type ScopeMode, type WildcardMode, hiddenConditions } from '../hosts/model/knowledge-filter.js';
+import { type HostField, knowledgeColumn, withFields } from '../hosts/model/host-fields.js';
 import { GenerateSql } from '../database/generate-sql.js';
 
 /** A position in the stream: after the host (first_seen_at, id), the keyset of /subdomains/new. */
@@ -19,6 +20,8 @@ export interface StreamFilter {
   wildcard?: WildcardMode;
   /** Out-of-scope hosts: out by default (see ScopeMode). */
   scope?: ScopeMode;
+  /** What is known of each host, as extra keys of its event (fields=): what is known when it is sent. */
+  fields?: readonly HostField[];
 }
 
 export interface StreamHost {
@@ -28,6 +31,8 @@ export interface StreamHost {
   platform: string;
   first_seen_at: string;
   sources: HostSource[];
+  /** The fields asked for, by name. */
+  [field: string]: unknown;
 }
 
 /** Hosts after a position and before the horizon, oldest first (hosts_new_feed_idx; hosts_domain_feed_idx for a domain). */
@@ -39,14 +44,17 @@ export function streamStatement(after: StreamPosition, before: string, filter: S
   ];
   if (filter.domainId !== undefined) where.push(`h.domain_id = ${q.p(filter.domainId)}`);
   if (filter.platform) where.push(`d.platform_slug = ${q.p(filter.platform)}`);
-  where.push(...hiddenConditions(filter.wildcard ?? 'exclude', filter.scope ?? 'in'));
+  const scope = filter.scope ?? 'in';
+  where.push(...hiddenConditions(filter.wildcard ?? 'exclude', scope));
+  const row = { fields: filter.fields, scope, inScope: false };
+  const sql = `SELECT h.id::text AS id, h.host, d.domain, d.platform_slug AS platform,
+                      ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}${knowledgeColumn(row)}
+                 FROM hosts h JOIN domains d ON d.id = h.domain_id
+                WHERE ${where.join(' AND ')}
+                ORDER BY h.first_seen_at, h.id
+                LIMIT ${q.p(limit)}`;
   return {
-    sql: `SELECT h.id::text AS id, h.host, d.domain, d.platform_slug AS platform,
-                 ${isoSql('h.first_seen_at')} AS first_seen_at, ${sourcesSql()}
-            FROM hosts h JOIN domains d ON d.id = h.domain_id
-           WHERE ${where.join(' AND ')}
-           ORDER BY h.first_seen_at, h.id
-           LIMIT ${q.p(limit)}`,
+    sql: withFields(sql, ['id', 'host', 'domain', 'platform', 'first_seen_at', 'sources'], row),
     params: q.values,
   };
 }
@@ -70,6 +78,15 @@ export class StreamRepository {
         { ts: '2026-01-01T00:00:00.000000Z', id: '0' },
         '2026-01-01T00:00:00.000000Z',
         { platform: 'hackerone', wildcard: 'include' },
+        500,
+      ],
+    },
+    {
+      name: 'with addresses and title',
+      params: [
+        { ts: '2026-01-01T00:00:00.000000Z', id: '0' },
+        '2026-01-01T00:00:00.000000Z',
+        { fields: ['ips', 'title'] },
         500,
       ],
     },

@@ -19,15 +19,10 @@ const BUSY_RETRY_SECONDS = 5;
 /** A horizon this far behind now means an open transaction is holding every stream back: say so in the log. */
 const LAG_WARNING_SECONDS = 60;
 
-/** One host as an SSE event. */
+/** One host as an SSE event, with the fields asked for after its own keys (the row's, in the order asked). */
 function hostEvent(host: StreamHost): string {
-  const data = {
-    host: host.host,
-    domain: host.domain,
-    platform: host.platform,
-    first_seen_at: host.first_seen_at,
-    sources: host.sources,
-  };
+  const data: Record<string, unknown> = { ...host };
+  delete data.id;
   return `id: ${formatEventId({ ts: host.first_seen_at, id: host.id })}\nevent: host\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
@@ -37,7 +32,10 @@ function hostFeed(horizon: HorizonRepository, repository: StreamRepository, filt
     horizon: () => horizon.horizon(),
     async read(after, before, limit) {
       const hosts = await repository.after(parseEventId(after)!, before, filter, limit);
-      return hosts.map((h) => ({ id: formatEventId({ ts: h.first_seen_at, id: h.id }), frame: hostEvent(h) }));
+      return hosts.map((h) => ({
+        id: formatEventId({ ts: h.first_seen_at, id: h.id }),
+        frame: hostEvent(h),
+      }));
     },
   };
 }
@@ -109,6 +107,11 @@ export class StreamService implements OnModuleDestroy {
       throw AppError.invalidQuery(`${name} must be an event id of this stream (${shape})`);
     }
     if (query.domain && query.platform) throw AppError.invalidQuery('give domain or platform, not both');
+    if (changes && query.fields) {
+      throw AppError.invalidQuery(
+        'fields is for the stream of new hosts; with types, each change carries its own data',
+      );
+    }
     if (this.sessions.size + this.opening >= this.env.STREAM_MAX_CLIENTS) {
       throw busy('This process serves as many streams as it may; retry shortly');
     }
@@ -123,6 +126,7 @@ export class StreamService implements OnModuleDestroy {
         wildcard: query.wildcard,
         scope: query.scope,
         platform: query.platform,
+        fields: query.fields,
         domainId: query.domain ? (await this.domains.requireTracked(query.domain)).id : undefined,
       };
       const feed = changes

@@ -166,7 +166,13 @@ describe('platforms', () => {
     const mid = await walkJson('limit=4&program=MID');
     expect(mid.hosts).toEqual(names('mid.net', 17));
     const page = (await t.get('/platforms/hackerone/subdomains?limit=2&program=zeta', auth)).body;
-    expect(page.data[0]).toEqual({ host: 'h00000.zeta.io', domain: 'zeta.io', is_active: true, sources: [] });
+    expect(page.data[0]).toEqual({
+      host: 'h00000.zeta.io',
+      domain: 'zeta.io',
+      is_active: true,
+      sources: [],
+      in_scope: true,
+    });
   });
 
   it.each(['garbage', 'c1.e30.AAAAAAAAAAAA', 'c1.WyJhLmNvbSIsImIiXQ.xxxxxxxxxxxx'])(

@@ -1,10 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { IsRootDomain } from '../../common/validation/is-root-domain.decorator.js';
-import { EnumListParam, EnumParam, TextParam } from '../../common/validation/query-params.js';
+import { EnumParam, TextParam } from '../../common/validation/query-params.js';
 import { WindowQuery } from '../../common/validation/window.js';
 import { PLATFORM_SLUGS } from '../../platforms/platform-slugs.js';
-import { HOST_FIELDS, type HostField } from '../../hosts/model/host-fields.js';
+import type { HostField } from '../../hosts/model/host-fields.js';
+import { FieldsParam } from '../../hosts/model/host-fields.query.js';
 import { SCOPE_MODES, type ScopeMode } from '../../hosts/model/knowledge-filter.js';
 
 export const EXPORT_SCOPES = ['all', 'new', 'inactive'] as const;
@@ -42,15 +43,12 @@ export class ExportQuery extends WindowQuery {
   )
   format: ExportFormat = 'txt';
 
-  @EnumListParam(
-    HOST_FIELDS,
-    `Extra columns after the default ones, a comma list of ${HOST_FIELDS.join(', ')}: the addresses (A and ` +
-      'AAAA) and the CNAME chain of the last DNS answer, the status and title of the last HTTP probe. txt: tab-' +
-      'separated after the host; csv: extra columns (addresses and chain space-separated; the chain and the title ' +
-      "quoted, with a ' first inside the quotes where they start with = + - @, a tab or a CR, as a formula would); " +
-      'json: extra keys in the order asked (arrays, a number, a string). Where nothing is known: empty in txt and ' +
-      'csv; in json an empty array, or null.',
-    'ips,status,title',
+  @FieldsParam(
+    'Extra columns after the default ones. txt: tab-separated after the host; csv: extra columns (addresses and ' +
+      "chain space-separated; the chain and the title quoted, with a ' first inside the quotes where they start " +
+      'with = + - @, a tab or a CR, as a formula would); in both, dns, http and takeover as their JSON text (quoted ' +
+      'in csv) and wildcard as true or false. json: extra keys in the order asked. Where nothing is known: empty ' +
+      'in txt and csv; in json an empty array, or null.',
   )
   fields?: HostField[];
 }

@@ -2,7 +2,6 @@ import { IsOptional, Matches } from 'class-validator';
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import {
   BoolParam,
-  EnumListParam,
   EnumParam,
   LimitParam,
   OffsetParam,
@@ -12,7 +11,8 @@ import {
 import { WindowQuery } from '../../common/validation/window.js';
 import { FeedKnowledgeQuery, KnowledgeFilterQuery, ScopeParam } from '../model/knowledge-filter.query.js';
 import type { ScopeMode } from '../model/knowledge-filter.js';
-import { HOST_FIELDS, type HostField } from '../model/host-fields.js';
+import type { HostField } from '../model/host-fields.js';
+import { FieldsParam } from '../model/host-fields.query.js';
 
 export const HOST_FILTERS = ['all', 'new', 'active', 'inactive'] as const;
 export type HostFilter = (typeof HOST_FILTERS)[number];
@@ -33,10 +33,16 @@ export class DomainHostsQuery extends KnowledgeFilterQuery {
 
   @OffsetParam()
   offset = 0;
+
+  @FieldsParam()
+  fields?: HostField[];
 }
 
-/** A new-host feed's window and its filters on what is known of each host. */
-class FeedQuery extends IntersectionType(WindowQuery, FeedKnowledgeQuery) {}
+/** A new-host feed's window, its filters on what is known of each host, and the fields its rows carry. */
+class FeedQuery extends IntersectionType(WindowQuery, FeedKnowledgeQuery) {
+  @FieldsParam()
+  fields?: HostField[];
+}
 
 export class DomainNewHostsQuery extends FeedQuery {
   @LimitParam(500, 2000)
@@ -73,6 +79,9 @@ export class SearchHostsQuery extends KnowledgeFilterQuery {
 
   @OffsetParam()
   offset = 0;
+
+  @FieldsParam()
+  fields?: HostField[];
 }
 
 export const FEED_FORMATS = ['json', 'txt'] as const;
@@ -99,13 +108,9 @@ export class PlatformHostsQuery {
   @EnumParam(FEED_FORMATS, 'json', 'json: the envelope; txt: one host per line, next cursor in X-Next-Cursor')
   format: (typeof FEED_FORMATS)[number] = 'json';
 
-  @EnumListParam(
-    HOST_FIELDS,
-    `What is known of each host, a comma list of ${HOST_FIELDS.join(', ')}, as in GET /export: the addresses (A ` +
-      'and AAAA) and the CNAME chain of the last DNS answer, the status and title of the last HTTP probe. json: ' +
-      'extra keys of each row (arrays, a number, a string; empty arrays or null where nothing is known); txt: ' +
-      'tab-separated after the host (addresses and chain space-separated, empty where nothing is known).',
-    'ips,status,title',
+  @FieldsParam(
+    'txt: tab-separated after the host (addresses and chain space-separated; dns, http and takeover as their ' +
+      'JSON text; empty where nothing is known).',
   )
   fields?: HostField[];
 }

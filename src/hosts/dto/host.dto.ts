@@ -1,5 +1,5 @@
 import { HOST_SOURCES, type HostSource } from '../model/host-sources.js';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { HostDnsDto, HttpProbeDto, TakeoverDto } from '../model/knowledge.dto.js';
 import { HostEventDto } from '../../events/dto/event.dto.js';
 
@@ -56,68 +56,18 @@ const TAKEOVER = {
     "list's verdict and the evidence. null otherwise.",
 } as const;
 
-/** A host in a per-domain list. */
-export class DomainHostDto {
-  @ApiProperty(ID) id: string;
-  @ApiProperty(HOST) host: string;
-  @ApiProperty(FIRST_SEEN) first_seen_at: string;
-  @ApiProperty(ACTIVE) is_active: boolean;
-  @ApiProperty(SOURCES) sources: HostSource[];
-  @ApiProperty(DNS) dns: HostDnsDto | null;
-  @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
-  @ApiProperty(HTTP) http: HttpProbeDto | null;
-  @ApiProperty(WILDCARD) wildcard: boolean;
-  @ApiProperty(IN_SCOPE) in_scope: boolean;
-}
+/**
+ * What a host row carries on request (fields=), after its default keys: each key only when asked for. The objects
+ * are those of GET /hosts/{host}; the flat ones the same knowledge as one value each.
+ */
+export class HostFieldsDto {
+  @ApiPropertyOptional({ ...DNS, description: `With fields=dns: ${DNS.description}` }) dns?: HostDnsDto | null;
+  @ApiPropertyOptional({ ...HTTP, description: `With fields=http: ${HTTP.description}` }) http?: HttpProbeDto | null;
 
-/** A host in a per-domain new-host window. */
-export class DomainNewHostDto {
-  @ApiProperty(ID) id: string;
-  @ApiProperty(HOST) host: string;
-  @ApiProperty(FIRST_SEEN) first_seen_at: string;
-  @ApiProperty(SOURCES) sources: HostSource[];
-  @ApiProperty(DNS) dns: HostDnsDto | null;
-  @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
-  @ApiProperty(HTTP) http: HttpProbeDto | null;
-  @ApiProperty(WILDCARD) wildcard: boolean;
-  @ApiProperty(IN_SCOPE) in_scope: boolean;
-}
+  @ApiPropertyOptional({ ...TAKEOVER, description: `With fields=takeover: ${TAKEOVER.description}` })
+  takeover?: TakeoverDto | null;
 
-/** A host in the cross-program feeds (new hosts, platform new hosts). */
-export class FeedHostDto {
-  @ApiProperty(ID) id: string;
-  @ApiProperty(HOST) host: string;
-  @ApiProperty(DOMAIN) domain: string;
-  @ApiProperty(FIRST_SEEN) first_seen_at: string;
-  @ApiProperty(SOURCES) sources: HostSource[];
-  @ApiProperty(DNS) dns: HostDnsDto | null;
-  @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
-  @ApiProperty(HTTP) http: HttpProbeDto | null;
-  @ApiProperty(WILDCARD) wildcard: boolean;
-  @ApiProperty(IN_SCOPE) in_scope: boolean;
-}
-
-/** A search hit. */
-export class SearchHostDto {
-  @ApiProperty(ID) id: string;
-  @ApiProperty(HOST) host: string;
-  @ApiProperty(DOMAIN) domain: string;
-  @ApiProperty(FIRST_SEEN) first_seen_at: string;
-  @ApiProperty(ACTIVE) is_active: boolean;
-  @ApiProperty(SOURCES) sources: HostSource[];
-  @ApiProperty(DNS) dns: HostDnsDto | null;
-  @ApiProperty(TAKEOVER) takeover: TakeoverDto | null;
-  @ApiProperty(HTTP) http: HttpProbeDto | null;
-  @ApiProperty(WILDCARD) wildcard: boolean;
-  @ApiProperty(IN_SCOPE) in_scope: boolean;
-}
-
-/** A host in the platform bulk feed. */
-export class PlatformHostDto {
-  @ApiProperty(HOST) host: string;
-  @ApiProperty(DOMAIN) domain: string;
-  @ApiProperty(ACTIVE) is_active: boolean;
-  @ApiProperty(SOURCES) sources: HostSource[];
+  @ApiPropertyOptional({ description: `With fields=wildcard: ${WILDCARD.description}` }) wildcard?: boolean;
 
   @ApiPropertyOptional({
     type: [String],
@@ -145,6 +95,65 @@ export class PlatformHostDto {
   })
   title?: string | null;
 }
+
+class DomainHostRow {
+  @ApiProperty(ID) id: string;
+  @ApiProperty(HOST) host: string;
+  @ApiProperty(FIRST_SEEN) first_seen_at: string;
+  @ApiProperty(ACTIVE) is_active: boolean;
+  @ApiProperty(SOURCES) sources: HostSource[];
+  @ApiProperty(IN_SCOPE) in_scope: boolean;
+}
+
+/** A host in a per-domain list. */
+export class DomainHostDto extends IntersectionType(DomainHostRow, HostFieldsDto) {}
+
+class DomainNewHostRow {
+  @ApiProperty(ID) id: string;
+  @ApiProperty(HOST) host: string;
+  @ApiProperty(FIRST_SEEN) first_seen_at: string;
+  @ApiProperty(SOURCES) sources: HostSource[];
+  @ApiProperty(IN_SCOPE) in_scope: boolean;
+}
+
+/** A host in a per-domain new-host window. */
+export class DomainNewHostDto extends IntersectionType(DomainNewHostRow, HostFieldsDto) {}
+
+class FeedHostRow {
+  @ApiProperty(ID) id: string;
+  @ApiProperty(HOST) host: string;
+  @ApiProperty(DOMAIN) domain: string;
+  @ApiProperty(FIRST_SEEN) first_seen_at: string;
+  @ApiProperty(SOURCES) sources: HostSource[];
+  @ApiProperty(IN_SCOPE) in_scope: boolean;
+}
+
+/** A host in the cross-program feeds (new hosts, platform new hosts). */
+export class FeedHostDto extends IntersectionType(FeedHostRow, HostFieldsDto) {}
+
+class SearchHostRow {
+  @ApiProperty(ID) id: string;
+  @ApiProperty(HOST) host: string;
+  @ApiProperty(DOMAIN) domain: string;
+  @ApiProperty(FIRST_SEEN) first_seen_at: string;
+  @ApiProperty(ACTIVE) is_active: boolean;
+  @ApiProperty(SOURCES) sources: HostSource[];
+  @ApiProperty(IN_SCOPE) in_scope: boolean;
+}
+
+/** A search hit. */
+export class SearchHostDto extends IntersectionType(SearchHostRow, HostFieldsDto) {}
+
+class PlatformHostRow {
+  @ApiProperty(HOST) host: string;
+  @ApiProperty(DOMAIN) domain: string;
+  @ApiProperty(ACTIVE) is_active: boolean;
+  @ApiProperty(SOURCES) sources: HostSource[];
+  @ApiProperty(IN_SCOPE) in_scope: boolean;
+}
+
+/** A host in the platform bulk feed. */
+export class PlatformHostDto extends IntersectionType(PlatformHostRow, HostFieldsDto) {}
 
 export class FeedCursorDto {
   @ApiProperty({

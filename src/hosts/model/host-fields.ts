@@ -1,18 +1,128 @@
 /**
- * The knowledge a host list can carry on request (fields=), one vocabulary for the export, the platform bulk feed
- * and the txt feeds: each field as a JSON column and as txt/csv text, read from the host's host_intel row.
+ * What a host list carries beyond its default row, on request (`fields=`): one vocabulary for every host list, the
+ * export, the live stream and webhooks. Default rows are lean (a host's name, its root, when it was first seen,
+ * whether it is still seen, its sources, in_scope): a poller that wants new names pays for no read of what is known
+ * of them. Each field is read from the host's host_intel row, only when asked for.
  */
+import { isoSql } from '../../database/sql.js';
+import type { ScopeMode } from './knowledge-filter.js';
 
-/** Extra columns of what is known of each host, after the default ones. */
-export const HOST_FIELDS = ['ips', 'cname', 'status', 'title'] as const;
+/**
+ * The fields, in the order the docs list them: the objects a host row showed before rows were lean (dns, http,
+ * takeover, wildcard), then the flat values of the same knowledge (ips, cname, status, title).
+ */
+export const HOST_FIELDS = ['dns', 'http', 'takeover', 'wildcard', 'ips', 'cname', 'status', 'title'] as const;
 export type HostField = (typeof HOST_FIELDS)[number];
 
-/** The host's host_intel row: one primary-key read per exported host, only when fields are asked for. */
-const intel = (expression: string) => `(SELECT ${expression} FROM host_intel k WHERE k.host_id = h.id)`;
-const ips = intel("coalesce(k.a, '{}') || coalesce(k.aaaa, '{}')");
-const cname = intel('k.cname');
-const status = intel('k.http_status');
-const title = intel('k.title');
+/** The fields that are one flat value each: the columns of tabular rows (txt, csv). */
+export const FLAT_FIELDS = ['ips', 'cname', 'status', 'title'] as const;
+export type FlatField = (typeof FLAT_FIELDS)[number];
+
+export const isFlatField = (field: string): field is FlatField => (FLAT_FIELDS as readonly string[]).includes(field);
+
+/** The objects of what is known: what GET /hosts/{host} and the dashboard show of every host. */
+export const OBJECT_FIELDS = ['dns', 'http', 'takeover', 'wildcard'] as const satisfies readonly HostField[];
+
+/** A column of a host's host_intel row, as SQL: `(p.k).a` over a row value, `k.a` inside a read of the table. */
+type Intel = (column: string) => string;
+
+/**
+ * A host row's `http` (null when never probed) as json, from the host_intel columns `k` of the host named by
+ * `host`. The final URL is the start URL (`https://host/`, `http://host:8080/`) when no redirect moved it: the
+ * store keeps final_url only when it differs (recordProbes).
+ */
+function httpJson(k: Intel, host: string): string {
+  const startUrl = `${k('scheme')} || '://' || ${host} ||
+    CASE WHEN (${k('scheme')}, ${k('port')}) IN (('https', 443), ('http', 80)) THEN '' ELSE ':' || ${k('port')} END || '/'`;
+  return `CASE WHEN ${k('listening')} IS NOT NULL THEN json_build_object(
+      'listening', ${k('listening')}, 'scheme', ${k('scheme')}, 'port', ${k('port')}, 'status', ${k('http_status')},
+      'final_url', coalesce(${k('final_url')}, ${startUrl}), 'title', ${k('title')}, 'server', ${k('server')},
+      'content_length', ${k('content_length')},
+      'tls', CASE WHEN ${k('tls_subject')} IS NULL THEN NULL ELSE json_build_object(
+               'subject', ${k('tls_subject')}, 'issuer', ${k('tls_issuer')},
+               'not_after', ${isoSql(k('tls_not_after'))}) END,
+      'probed_at', ${isoSql(k('probed_at'))}) END`;
+}
+
+/**
+ * Each field as a JSON value over the host_intel columns `k` (all NULL when the host has no row), built as json,
+ * not jsonb: a page's JSON is text, and json is written as text once.
+ * - dns: the last answer (null when never resolved); takeover: null unless the alias points at a listed service
+ *   that the answer or the probed page shows unclaimed; wildcard: a brute-force echo of its zone's wildcard.
+ * - ips (A, then AAAA) and cname: empty arrays where nothing is known; status and title: null.
+ */
+const FIELD_JSON: Record<HostField, (k: Intel, host: string) => string> = {
+  dns: (k) => `CASE WHEN ${k('dns_status')} IS NOT NULL THEN json_build_object(
+      'status', ${k('dns_status')}, 'a', to_json(coalesce(${k('a')}, '{}')), 'aaaa', to_json(coalesce(${k('aaaa')}, '{}')),
+      'cname', to_json(coalesce(${k('cname')}, '{}')), 'resolved_at', ${isoSql(k('resolved_at'))}) END`,
+  http: httpJson,
+  takeover: (k) => `coalesce(${k('dns_takeover')}, ${k('http_takeover')}) - 'vulnerable'`,
+  wildcard: (k) => `coalesce(${k('wildcard')}, false)`,
+  ips: (k) => `coalesce(${k('a')}, '{}') || coalesce(${k('aaaa')}, '{}')`,
+  cname: (k) => `coalesce(${k('cname')}, '{}')`,
+  status: (k) => k('http_status'),
+  title: (k) => k('title'),
+};
+
+/**
+ * The host_intel row of host `hostId` as one value, `k`, for a statement that withFields wraps: one primary-key read
+ * per row, whatever the number of fields. A scalar subquery on purpose: it leaves the list's own plan alone.
+ * PostgreSQL evaluates it for every row the scan passes up, those an OFFSET skips included: a page with an offset
+ * computes it above the paged rows (see domainHostsStatements). A LEFT JOIN instead let the planner join a large
+ * domain's every host before its limit (p99 114 → 1,207 ms for /domains/{domain}/subdomains at 1M hosts).
+ */
+const knowledgeRow = (hostId: string) => `(SELECT hk FROM host_intel hk WHERE hk.host_id = ${hostId}) AS k`;
+
+/**
+ * What a list's rows carry beyond their default columns: the fields asked for, and `in_scope`, which the list's
+ * scope filter tells without a read (scope=in: true, out: false) and which is read only when the list shows both.
+ */
+export interface RowFields {
+  fields?: readonly HostField[];
+  /** The list's scope filter; undefined shows both, as hiddenConditions reads it. */
+  scope?: ScopeMode;
+  /** false: rows without in_scope (the stream's and webhooks' hosts, which never had it). */
+  inScope?: boolean;
+}
+
+const readsInScope = (r: RowFields) => r.inScope !== false && r.scope !== 'in' && r.scope !== 'out';
+const readsRow = (r: RowFields) => (r.fields?.length ?? 0) > 0 || readsInScope(r);
+
+/** The column a row statement over hosts `h` selects for withFields: `, k` when it reads the host_intel row. */
+export const knowledgeColumn = (r: RowFields, hostId = 'h.id') => (readsRow(r) ? `, ${knowledgeRow(hostId)}` : '');
+
+/**
+ * The rows of `sql` (whose select list has `columns`, `host`, and knowledgeColumn's `k`), in its order, with
+ * in_scope and the fields asked for, in the order asked. Without fields, on a list that shows one side of the
+ * scope, no host_intel row is read.
+ */
+export function withFields(sql: string, columns: readonly string[], r: RowFields): string {
+  const k: Intel = (column) => `(p.k).${column}`;
+  const inScope = r.scope === 'in' ? 'true' : r.scope === 'out' ? 'false' : `NOT coalesce(${k('out_of_scope')}, false)`;
+  const selected = columns.map((c) => `p.${c}`);
+  if (r.inScope !== false) selected.push(`${inScope} AS in_scope`);
+  selected.push(...(r.fields ?? []).map((f) => `${FIELD_JSON[f](k, 'p.host')} AS ${f}`));
+  return `SELECT ${selected.join(', ')} FROM (${sql}) p`;
+}
+
+/**
+ * A read of one thing known of host `h` (the export's rows, the bulk feed's text lines): a primary-key read of its
+ * host_intel row per field, `fallback` where it has none.
+ */
+const intel = (expression: string, fallback?: string) => {
+  const read = `(SELECT ${expression} FROM host_intel k WHERE k.host_id = h.id)`;
+  return fallback ? `coalesce(${read}, ${fallback})` : read;
+};
+const ownColumn: Intel = (column) => `k.${column}`;
+const FALLBACK: Partial<Record<HostField, string>> = { wildcard: 'false', ips: "'{}'", cname: "'{}'" };
+
+/**
+ * The fields asked for as named columns of a row over hosts h (the json export's keys, rendered by row_to_json),
+ * each after a comma, in the order asked.
+ */
+export function fieldColumns(fields: readonly HostField[]): string {
+  return fields.map((f) => `, ${intel(FIELD_JSON[f](ownColumn, 'h.host'), FALLBACK[f])} AS ${f}`).join('');
+}
 
 /**
  * The first characters a spreadsheet takes for a formula (=, +, -, @) or lets one through after (TAB, CR), as
@@ -31,49 +141,45 @@ function csvTextCell(value: string, first = value): string {
 }
 
 /**
- * The extra fields as columns of a row statement over hosts h (the json export's keys, and the platform bulk feed's,
- * rendered by row_to_json): arrays (empty where nothing is known), a number or a text (null where nothing is known).
+ * Each flat field in txt and csv: empty text where nothing is known. In csv a probed title and a CNAME chain are
+ * whatever a page or a DNS server under a monitored root said (a CNAME target may hold a comma or a quote: DNS
+ * names are bytes), so both are quoted and neutralised; the addresses and the status are numbers the service
+ * parsed. The default columns need nothing: hosts, root domains and slugs are validated names whose first
+ * character is a letter, a digit or `_`, and the rest are timestamps and booleans.
  */
-const FIELD_COLUMNS: Record<HostField, string> = {
-  ips: `coalesce(${ips}, '{}')`,
-  cname: `coalesce(${cname}, '{}')`,
-  status,
-  title,
-};
-
-/** The fields asked for as named columns of a row over hosts h, each after a comma, in the order asked. */
-export function fieldColumns(fields: readonly HostField[]): string {
-  return fields.map((f) => `, ${FIELD_COLUMNS[f]} AS ${f}`).join('');
-}
-
-/**
- * Each extra field in txt and csv: empty text where nothing is known (json's are FIELD_COLUMNS, null there). In
- * csv a probed title and a CNAME chain are whatever a page or a DNS server under a monitored root said (a CNAME
- * target may hold a comma or a quote: DNS names are bytes), so both are quoted and neutralised; the addresses and
- * the status are numbers the service parsed. The default columns need nothing: hosts, root domains and slugs are
- * validated names whose first character is a letter, a digit or `_`, and the rest are timestamps and booleans.
- */
-export const FIELD_TEXT: Record<HostField, Record<'txt' | 'csv', string>> = {
+export const FIELD_TEXT: Record<FlatField, Record<'txt' | 'csv', string>> = {
   ips: {
-    txt: `coalesce(array_to_string(${ips}, ' '), '')`,
-    csv: `coalesce(array_to_string(${ips}, ' '), '')`,
+    txt: `coalesce(${intel("array_to_string(coalesce(k.a, '{}') || coalesce(k.aaaa, '{}'), ' ')")}, '')`,
+    csv: `coalesce(${intel("array_to_string(coalesce(k.a, '{}') || coalesce(k.aaaa, '{}'), ' ')")}, '')`,
   },
   cname: {
-    txt: `coalesce(array_to_string(${cname}, ' '), '')`,
+    txt: `coalesce(${intel("array_to_string(k.cname, ' ')")}, '')`,
     csv: `coalesce(${intel(csvTextCell("array_to_string(k.cname, ' ')", 'k.cname[1]'))}, '')`,
   },
   status: {
-    txt: `coalesce(${status}::text, '')`,
-    csv: `coalesce(${status}::text, '')`,
+    txt: `coalesce(${intel('k.http_status')}::text, '')`,
+    csv: `coalesce(${intel('k.http_status')}::text, '')`,
   },
   title: {
-    txt: `coalesce(translate(${title}, E'\\t', ' '), '')`,
+    txt: `coalesce(${intel("translate(k.title, E'\\t', ' ')")}, '')`,
     csv: `coalesce(${intel(csvTextCell('k.title'))}, '')`,
   },
 };
 
-/** A host's line of a txt list with the extra fields asked for: the host, then each field, tab-separated. */
+/**
+ * A field as txt or csv text: a flat one as FIELD_TEXT writes it; an object (dns, http, takeover) as its JSON text,
+ * which holds no raw tab or line break, quoted in csv (it starts with `{`, never like a formula), and empty where
+ * nothing is known; wildcard as `true` or `false`. So a tabular row can carry whatever a JSON row can.
+ */
+export function fieldText(field: HostField, format: 'txt' | 'csv'): string {
+  if (isFlatField(field)) return FIELD_TEXT[field][format];
+  if (field === 'wildcard') return intel(`${FIELD_JSON.wildcard(ownColumn, 'h.host')}::text`, "'false'");
+  const json = `(${FIELD_JSON[field](ownColumn, 'h.host')})::text`;
+  return `coalesce(${intel(format === 'csv' ? `'"' || replace(${json}, '"', '""') || '"'` : json)}, '')`;
+}
+
+/** A host's line of a txt list with the fields asked for: the host, then each field, tab-separated. */
 export function textLine(fields: readonly HostField[]): string {
-  const extra = fields.map((f) => FIELD_TEXT[f].txt);
+  const extra = fields.map((f) => fieldText(f, 'txt'));
   return extra.length ? `concat_ws(E'\\t', h.host, ${extra.join(', ')})` : 'h.host';
 }

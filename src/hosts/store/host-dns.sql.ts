@@ -1,8 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { isoSql, rows } from '../../database/sql.js';
+import { rows } from '../../database/sql.js';
 import type { DnsAnswer } from '../model/dns-answer.js';
 import { SOURCE_BITS } from '../model/host-sources.js';
-import { httpJson } from './host-http.sql.js';
 import type { Takeover } from '../model/knowledge.js';
 
 /** A host's answer as the liveness phase hands it over. */
@@ -73,32 +72,4 @@ export async function recordAnswers(m: EntityManager, domainId: number, input: C
     [domainId, JSON.stringify(input)],
   );
   return changed;
-}
-
-/**
- * The host_intel row of host `h` as one value, `k`, for a statement that withKnowledge wraps: one primary-key read
- * per row. A scalar subquery on purpose: it leaves the list's own plan alone. PostgreSQL evaluates it for every
- * row the scan passes up, those an OFFSET skips included: a page with an offset computes it above the paged rows
- * (see domainHostsStatements). A LEFT JOIN instead let the planner join a large
- * domain's every host before its limit (p99 114 → 1,207 ms for /domains/{domain}/subdomains at 1M hosts).
- */
-export const knowledgeRowSql = (hostId = 'h.id') => `(SELECT hk FROM host_intel hk WHERE hk.host_id = ${hostId}) AS k`;
-
-/**
- * The rows of `sql` (whose select list has `columns` and knowledgeRowSql's `k`), in its order, with `k` shown as a
- * host row's `dns` (null when never resolved), `takeover` (null unless its alias points at a listed service that
- * the DNS answer or the probed page shows unclaimed), `wildcard`, `in_scope` (no exclusion rule names it) and
- * `http` (null when never probed). Built as
- * json, not jsonb: the page's JSON is text, and json is written as text once.
- */
-export function withKnowledge(sql: string, columns: string[]): string {
-  const k = (field: string) => `(p.k).${field}`;
-  const dns = `CASE WHEN ${k('dns_status')} IS NOT NULL THEN json_build_object(
-      'status', ${k('dns_status')}, 'a', to_json(coalesce(${k('a')}, '{}')), 'aaaa', to_json(coalesce(${k('aaaa')}, '{}')),
-      'cname', to_json(coalesce(${k('cname')}, '{}')), 'resolved_at', ${isoSql(k('resolved_at'))}) END`;
-  return `SELECT ${columns.map((c) => `p.${c}`).join(', ')}, ${dns} AS dns,
-                 coalesce(${k('dns_takeover')}, ${k('http_takeover')}) - 'vulnerable' AS takeover,
-                 coalesce(${k('wildcard')}, false) AS wildcard, NOT coalesce(${k('out_of_scope')}, false) AS in_scope,
-                 ${httpJson('p.k', 'p.host')} AS http
-            FROM (${sql}) p`;
 }

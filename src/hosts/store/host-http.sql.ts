@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { isoSql, rows } from '../../database/sql.js';
+import { rows } from '../../database/sql.js';
 import type { HttpProbe, Takeover } from '../model/knowledge.js';
 
 /** A host's probe as the prober hands it over. */
@@ -68,22 +68,4 @@ export async function recordProbes(m: EntityManager, domainId: number, probes: H
     [domainId, JSON.stringify(probes.map(keptForm))],
   );
   return raised;
-}
-
-/**
- * A host row's `http` (null when never probed) as json, from a host_intel row value `row` of the host named by
- * `host`. The final URL is the start URL (`https://host/`, `http://host:8080/`) when no redirect moved it.
- */
-export function httpJson(row: string, host: string): string {
-  const k = (field: string) => `(${row}).${field}`;
-  const startUrl = `${k('scheme')} || '://' || ${host} ||
-    CASE WHEN (${k('scheme')}, ${k('port')}) IN (('https', 443), ('http', 80)) THEN '' ELSE ':' || ${k('port')} END || '/'`;
-  return `CASE WHEN ${k('listening')} IS NOT NULL THEN json_build_object(
-      'listening', ${k('listening')}, 'scheme', ${k('scheme')}, 'port', ${k('port')}, 'status', ${k('http_status')},
-      'final_url', coalesce(${k('final_url')}, ${startUrl}), 'title', ${k('title')}, 'server', ${k('server')},
-      'content_length', ${k('content_length')},
-      'tls', CASE WHEN ${k('tls_subject')} IS NULL THEN NULL ELSE json_build_object(
-               'subject', ${k('tls_subject')}, 'issuer', ${k('tls_issuer')},
-               'not_after', ${isoSql(k('tls_not_after'))}) END,
-      'probed_at', ${isoSql(k('probed_at'))}) END`;
 }

@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '../../events/dto/events.query.js';
 import { SCOPE_MODES, type ScopeMode } from '../../hosts/model/knowledge-filter.js';
+import { HOST_FIELDS, type HostField } from '../../hosts/model/host-fields.js';
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../channels/index.js';
 
 const FORMAT =
@@ -29,6 +30,12 @@ const DIGEST =
   'One message per this many minutes with the new hosts and changes of the window, none for a window where ' +
   'nothing happened; null: a message as they come';
 const RESOLVING = 'Digests only: new hosts whose DNS answer is resolved when the digest is made';
+const FIELDS =
+  `What is known of each new host its deliveries carry, from the host lists' fields vocabulary (${HOST_FIELDS.join(', ')}), ` +
+  'as known when a delivery is sent: a scan resolves its new hosts (RESOLVE=on) before it tells of them, and ' +
+  'queues their probes (PROBE=on); hosts of the CT logs are gathered for CT_WEBHOOK_GATHER_SECONDS while they ' +
+  'are resolved. json: ' +
+  'extra keys of each host; chat and e-mail: the flat ones (ips, cname, status, title) after each host name';
 
 export class WebhookDto {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -53,6 +60,7 @@ export class WebhookDto {
   @ApiProperty({ description: RESOLVING }) resolving_only: boolean;
   @ApiProperty({ enum: EVENT_TYPES, isArray: true, description: 'The change types it hears of' })
   types: EventType[];
+  @ApiProperty({ enum: HOST_FIELDS, isArray: true, description: FIELDS }) fields: HostField[];
   @ApiProperty({ description: 'Whether deliveries are signed (json webhooks with a secret)' }) signed: boolean;
   @ApiProperty({
     enum: ['active', 'failing', 'paused'],
@@ -158,6 +166,21 @@ export class CreateWebhookDto {
   @IsArray({ message: 'types must be a list' })
   @IsOptional()
   types?: string[];
+
+  @ApiPropertyOptional({
+    enum: HOST_FIELDS,
+    isArray: true,
+    maxItems: HOST_FIELDS.length,
+    default: [],
+    description: FIELDS,
+    example: ['ips', 'title'],
+  })
+  @ArrayMaxSize(HOST_FIELDS.length, { message: `fields must hold at most ${HOST_FIELDS.length} names` })
+  @IsIn(HOST_FIELDS, { each: true, message: `fields must be a list of ${HOST_FIELDS.join(', ')}` })
+  @IsString({ each: true, message: 'fields must be a list of strings' })
+  @IsArray({ message: 'fields must be a list' })
+  @IsOptional()
+  fields?: string[];
 
   @ApiPropertyOptional({
     description: 'Telegram only, and required there: the chat, a number (-1001234567890) or @channelname',

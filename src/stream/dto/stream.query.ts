@@ -4,6 +4,8 @@ import { EVENT_ID as CHANGE_ID, EVENT_TYPES, type EventType } from '../../events
 import { EnumListParam, normalizeTimestamp } from '../../common/validation/query-params.js';
 import { HostScopeQuery } from '../../hosts/model/host-scope.query.js';
 import { UTC_MICROS_PATTERN } from '../../common/validation/name-patterns.js';
+import type { HostField } from '../../hosts/model/host-fields.js';
+import { FieldsParam } from '../../hosts/model/host-fields.query.js';
 
 /** An event id: the host's first_seen_at (UTC, six fraction digits, as the feeds give it) and its id. */
 export const EVENT_ID = new RegExp(`^(${UTC_MICROS_PATTERN})_([0-9]{1,18})$`);
@@ -49,4 +51,10 @@ export class StreamQuery extends HostScopeQuery {
   @IsOptional()
   @IsString({ message: 'last_event_id must be an event id of this stream (<first_seen_at>_<id>)' })
   last_event_id?: string;
+
+  @FieldsParam(
+    'Each host event carries them as extra keys, as known when the event is sent: a host the CT logs named a ' +
+      'moment ago is often not resolved yet (dns null), one a scan found is (with RESOLVE=on). Not with types.',
+  )
+  fields?: HostField[];
 }

@@ -14,6 +14,7 @@ import { CtService } from '../../ct/ct.service.js';
 import { DomainsService } from '../../domains/domains.service.js';
 import { ListDomainsQuery } from '../../domains/dto/list-domains.query.js';
 import { DomainHostsQuery, NewHostsFeedQuery, SearchHostsQuery } from '../../hosts/dto/host-queries.js';
+import { OBJECT_FIELDS } from '../../hosts/model/host-fields.js';
 import { HostsService } from '../../hosts/hosts.service.js';
 import { PlatformsService } from '../../platforms/platforms.service.js';
 import { ListScansQuery } from '../../discovery/dto/list-scans.query.js';
@@ -80,7 +81,7 @@ export class DashboardController {
       this.stats.platformDays(CHART_DAYS),
       this.scans.status(),
       this.ct.status(),
-      this.hosts.newFeed(Object.assign(new NewHostsFeedQuery(), { limit: LIVE_LIST })),
+      this.hosts.newFeed(Object.assign(new NewHostsFeedQuery(), { limit: LIVE_LIST, fields: OBJECT_FIELDS })),
     ]);
     sendPage(
       reply,
@@ -157,7 +158,9 @@ export class DashboardController {
       const problem = q ? 'Type at least 2 characters.' : 'Type part of a host name, at least 2 characters.';
       return sendPage(reply, 200, searchPage(viewer, { ...base, problem }));
     }
-    const found = await this.hosts.search(Object.assign(new SearchHostsQuery(), { ...query, q }));
+    const found = await this.hosts.search(
+      Object.assign(new SearchHostsQuery(), { ...query, q, fields: OBJECT_FIELDS }),
+    );
     sendPage(reply, 200, searchPage(viewer, { ...base, hosts: dataOf<never[]>(found).data }));
   }
 
@@ -206,8 +209,12 @@ export class DashboardController {
     this.asset(reply, 'text/css; charset=utf-8', UPLOT_CSS);
   }
 
-  /** A domain's page: its record, a page of its hosts as filtered, its chart and its last scans. */
-  private async domainView(name: string, query: DomainHostsQuery): Promise<DomainView> {
+  /**
+   * A domain's page: its record, a page of its hosts as filtered (with everything known of each: the page shows
+   * it, whatever fields the URL names), its chart and its last scans.
+   */
+  private async domainView(name: string, asked: DomainHostsQuery): Promise<DomainView> {
+    const query = { ...asked, fields: [...OBJECT_FIELDS] };
     const tracked = await this.domains.requireTracked(name);
     const [detail, hosts, days, scans, queuedSince] = await Promise.all([
       this.domains.detail(name),
@@ -221,7 +228,8 @@ export class DashboardController {
       domain: dataOf<never>(detail).data,
       hosts: page.data,
       total: page.meta?.total ?? 0,
-      query: { ...query },
+      // The page's links and form keep the URL's own parameters: the fields are the page's.
+      query: Object.fromEntries(Object.entries(asked).filter(([k]) => k !== 'fields')) as DomainView['query'],
       days,
       scans: dataOf<never[]>(scans).data,
       queuedSince,
