@@ -12,6 +12,7 @@ import { recordStatements } from '../src/database/statement-log.js';
 import { DemoDataRepository } from '../src/demo/demo-data.repository.js';
 import { ScanClaimsRepository } from '../src/discovery/scan-claims.repository.js';
 import { ScanStoreRepository } from '../src/discovery/scan-store.repository.js';
+import { PermuteRepository } from '../src/discovery/permute/permute.repository.js';
 import { ScansRepository } from '../src/discovery/scans.repository.js';
 import { DomainsRepository } from '../src/domains/domains.repository.js';
 import { EventsRepository } from '../src/events/events.repository.js';
@@ -47,6 +48,7 @@ const REPOSITORIES = [
   HostDnsRepository,
   HostsRepository,
   ImportRepository,
+  PermuteRepository,
   PlatformsRepository,
   ScanClaimsRepository,
   ScanStoreRepository,

@@ -3,8 +3,11 @@ import { ArrayNotEmpty, IsIn } from 'class-validator';
 import { toList } from './env-transforms.js';
 import { CronVar, EnvVar, IntVar, ListVar, StringVar } from './env-var.decorator.js';
 
-export const SCAN_SOURCE_NAMES = ['crtsh', 'dns', 'command'] as const;
+export const SCAN_SOURCE_NAMES = ['crtsh', 'dns', 'command', 'permute'] as const;
 export type ScanSourceName = (typeof SCAN_SOURCE_NAMES)[number];
+
+/** A DNS server: an IPv6 address in brackets, a name or an address, and a port. */
+const DNS_SERVER = /^(\[[0-9a-f:]+\]|[0-9a-z.-]+|[0-9a-f:]+)(:\d{1,5})?$/i;
 
 /** The worker and discovery: when scans run, how many at once, and the sources they ask. */
 export class ScanEnvironment {
@@ -37,9 +40,17 @@ export class ScanEnvironment {
   SCAN_LEASE_SECONDS: number;
 
   @EnvVar<ScanSourceName[]>(
-    { default: ['crtsh'], description: 'Discovery sources, a comma list of crtsh, dns and command.' },
+    {
+      default: ['crtsh'],
+      description:
+        'Discovery sources, a comma list of crtsh, dns, command and permute, run in that order (permute learns from ' +
+        'what the others and the CT follower found: put it last).',
+    },
     Transform(toList),
-    IsIn(SCAN_SOURCE_NAMES, { each: true, message: 'SCAN_SOURCES must be a comma list of crtsh, dns and command' }),
+    IsIn(SCAN_SOURCE_NAMES, {
+      each: true,
+      message: 'SCAN_SOURCES must be a comma list of crtsh, dns, command and permute',
+    }),
     ArrayNotEmpty({ message: 'SCAN_SOURCES must name at least one source' }),
   )
   SCAN_SOURCES: ScanSourceName[];
@@ -80,7 +91,7 @@ export class ScanEnvironment {
 
   @ListVar({
     unset: "(the system's resolvers)",
-    matches: /^(\[[0-9a-f:]+\]|[0-9a-z.-]+|[0-9a-f:]+)(:\d{1,5})?$/i,
+    matches: DNS_SERVER,
     message: 'DNS_SERVERS must be a comma list of host[:port]',
     description: 'DNS servers for the dns source and liveness checks, a comma list of host[:port].',
   })
@@ -88,6 +99,43 @@ export class ScanEnvironment {
 
   @IntVar({ default: 50, min: 1, max: 1000, description: 'DNS queries in flight at once per scan.' })
   DNS_CONCURRENCY: number;
+
+  @IntVar({
+    default: 2000,
+    min: 10,
+    max: 1_000_000,
+    description:
+      'The permute source: DNS queries a root may cost a scan at most (candidates, their zones’ wildcard checks and ' +
+      'the confirmation of each hit), spent on the best-ranked candidates first.',
+  })
+  PERMUTE_BUDGET: number;
+
+  @IntVar({
+    default: 30,
+    min: 1,
+    max: 3650,
+    description: 'The permute source: days a candidate that did not resolve is not tried again (the negative cache).',
+  })
+  PERMUTE_RETRY_DAYS: number;
+
+  @IntVar({
+    default: 2,
+    min: 0,
+    max: 5,
+    description:
+      'The permute source: how many zone levels below the root a sub-zone known hosts reveal gets its own brute force.',
+  })
+  PERMUTE_DEPTH: number;
+
+  @ListVar({
+    unset: '(DNS_SERVERS)',
+    matches: DNS_SERVER,
+    message: 'DNS_TRUSTED_SERVERS must be a comma list of host[:port]',
+    description:
+      'The servers that confirm a permute hit (a second query) before it is recorded, so one flaky or poisoned ' +
+      'answer cannot fill the table: a comma list of host[:port].',
+  })
+  DNS_TRUSTED_SERVERS?: string[];
 
   @IntVar({ default: 3000, min: 100, max: 60_000, description: 'Milliseconds to wait for one DNS answer.' })
   DNS_TIMEOUT_MS: number;

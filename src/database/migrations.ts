@@ -29,6 +29,7 @@ import { DataVersionNotices1766100000000 } from '../../migrations/1766100000000-
 import { FeedIndexCarriesActive1766200000000 } from '../../migrations/1766200000000-FeedIndexCarriesActive.js';
 import { CustomPlanGuard1766300000000 } from '../../migrations/1766300000000-CustomPlanGuard.js';
 import { WebhookFields1766400000000 } from '../../migrations/1766400000000-WebhookFields.js';
+import { PermuteSource1766500000000 } from '../../migrations/1766500000000-PermuteSource.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -59,6 +60,7 @@ export const MIGRATIONS = [
   FeedIndexCarriesActive1766200000000,
   CustomPlanGuard1766300000000,
   WebhookFields1766400000000,
+  PermuteSource1766500000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

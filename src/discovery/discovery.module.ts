@@ -6,13 +6,14 @@ import { ScanEntity } from './entities/scan.entity.js';
 import { ScansController } from './scans.controller.js';
 import { ScanRunner } from './scan-runner.service.js';
 import { ScanStoreRepository } from './scan-store.repository.js';
+import { PermuteRepository } from './permute/permute.repository.js';
 import { ScansRepository } from './scans.repository.js';
 import { ScansService } from './scans.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ScanEntity]), DomainsModule, IntelModule],
   controllers: [ScansController],
-  providers: [ScansRepository, ScansService, ScanStoreRepository, ScanRunner],
+  providers: [ScansRepository, ScansService, ScanStoreRepository, PermuteRepository, ScanRunner],
   exports: [ScansRepository, ScansService, ScanRunner],
 })
 export class DiscoveryModule {}

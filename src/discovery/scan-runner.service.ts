@@ -11,6 +11,8 @@ import { CommandSource } from './sources/command.source.js';
 import { mapLimit } from '../common/concurrency.js';
 import { CrtshSource } from './sources/crtsh.source.js';
 import { DnsBruteSource } from './sources/dns-brute.source.js';
+import { PermuteSource } from './sources/permute.source.js';
+import { PermuteRepository } from './permute/permute.repository.js';
 import { DnsResolver } from '../intel/dns/dns-resolver.js';
 import { normalizeAll } from './sources/host-name.js';
 import { type DiscoverySource, SourceError } from './sources/source.js';
@@ -45,6 +47,7 @@ export class ScanRunner {
     private readonly store: ScanStoreRepository,
     private readonly signal: NewHostSignal,
     private readonly prober: HostProber,
+    permutes: PermuteRepository,
     // The CLI runs scans without the HTTP app's metrics.
     @Optional() private readonly metrics?: Metrics,
   ) {
@@ -57,6 +60,12 @@ export class ScanRunner {
           return new DnsBruteSource(env, this.resolver);
         case 'command':
           return new CommandSource(env);
+        case 'permute': {
+          const confirmer = env.DNS_TRUSTED_SERVERS?.length
+            ? new DnsResolver(env.DNS_TRUSTED_SERVERS, env.DNS_TIMEOUT_MS)
+            : this.resolver;
+          return new PermuteSource(env, this.resolver, confirmer, permutes);
+        }
       }
     });
   }
@@ -101,7 +110,12 @@ export class ScanRunner {
   ): Promise<ScanProgress> {
     const source = this.sources[at.source];
     if (!source) return this.env.RESOLVE === 'on' ? { phase: 'resolve', after: null } : { phase: 'commit' };
-    const slice = await source.run(scan.domain, at.position, { deadline, signal });
+    const slice = await source.run(
+      scan.domain,
+      at.position,
+      { deadline, signal },
+      { domainId: scan.domainId, scanId: scan.id },
+    );
     const { hosts, dropped } = normalizeAll(slice.names, scan.domain);
     const next: ScanProgress =
       slice.next === null

@@ -10,7 +10,7 @@ import { GenerateSql } from '../database/generate-sql.js';
 import { ScanDto, WorkerStatusDto } from './dto/scan.dto.js';
 
 const SCAN_COLUMNS = `s.id, d.domain, d.platform_slug AS platform, s.trigger, s.status, s.found_count, s.new_count,
-  s.reactivated_count, s.inactive_count, s.dropped_count, s.error, ${isoSql('s.started_at')} AS started_at,
+  s.reactivated_count, s.inactive_count, s.dropped_count, s.source_stats, s.error, ${isoSql('s.started_at')} AS started_at,
   ${isoSql('s.finished_at')} AS finished_at,
   (extract(epoch FROM s.finished_at - s.started_at) * 1000)::int AS duration_ms`;
 

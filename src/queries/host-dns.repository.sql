@@ -30,9 +30,10 @@ WITH
       nullif(i.aaaa, '{}') AS aaaa,
       nullif(i.cname, '{}') AS cname,
       i.takeover,
-      -- Only brute force found it, and it resolves to nothing but its zone's wildcard answers.
+      -- Only guesses found it (brute force, permutations), and it resolves to nothing but its zone's
+      -- wildcard answers.
       coalesce(
-        h.sources = 4
+        (h.sources | 20) = 20
         AND cardinality(i.a || i.aaaa) > 0
         AND (i.a || i.aaaa) <@ (
           SELECT

@@ -22,6 +22,16 @@ export class ScanDto {
   @ApiProperty({ type: 'integer', description: 'Reported names dropped as invalid or outside the domain' })
   dropped_count: number;
 
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } },
+    description:
+      'What the sources that keep counters did, by source: permute gives candidates (names it ranked for the ' +
+      'scan), queries (DNS queries it sent, wildcard checks and confirmations included) and hits (hosts it found)',
+    example: { permute: { candidates: 1800, queries: 1873, hits: 12 } },
+  })
+  source_stats: Record<string, Record<string, number>>;
+
   @ApiProperty({ type: 'string', nullable: true, description: 'Why the scan failed (status error)' }) error:
     string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) started_at: string;

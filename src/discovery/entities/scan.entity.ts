@@ -53,6 +53,10 @@ export class ScanEntity {
   @Column('jsonb', { default: () => "'{}'" })
   progress: Record<string, unknown>;
 
+  /** What each source that keeps counters did (the permute source: candidates, queries, hits). */
+  @Column('jsonb', { name: 'source_stats', default: () => "'{}'" })
+  sourceStats: Record<string, Record<string, number>>;
+
   /** Until when the worker in worker_id holds the scan; null while it waits for its next slice. */
   @Column('timestamptz', { name: 'lease_until', nullable: true })
   leaseUntil: Date | null;

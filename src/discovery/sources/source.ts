@@ -12,10 +12,16 @@ export interface SliceBudget {
   signal: AbortSignal;
 }
 
+/** The scan a slice works for: its root domain's id and its own (for sources that read what the root holds). */
+export interface SourceTarget {
+  domainId: number;
+  scanId: string;
+}
+
 /** A way to discover names under a root domain, resumable from the position its last slice returned. */
 export interface DiscoverySource {
   readonly name: ScanSourceName;
-  run(domain: string, position: unknown, budget: SliceBudget): Promise<SourceSlice>;
+  run(domain: string, position: unknown, budget: SliceBudget, target: SourceTarget): Promise<SourceSlice>;
 }
 
 /** A source that could not deliver; the scan ends in error with this message. */

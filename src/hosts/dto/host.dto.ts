@@ -22,7 +22,8 @@ const SOURCES = {
   example: ['ct', 'crtsh'],
   description:
     'The sources that have found the host: ct (the CT log follower), crtsh, dns (brute force), command ' +
-    '(SCAN_COMMAND). Empty for a host recorded before sources were kept and not found again since.',
+    '(SCAN_COMMAND), permute (permutations of known names). Empty for a host recorded before sources were kept ' +
+    'and not found again since.',
 } as const;
 const DNS = {
   type: HostDnsDto,

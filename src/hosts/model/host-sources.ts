@@ -4,7 +4,7 @@ import type { ScanSourceName } from '../../config/environment.js';
 export type HostSource = 'ct' | ScanSourceName;
 
 /** Each source's bit in hosts.sources and scan_names.sources; host_sources() in SQL renders them in this order. */
-export const SOURCE_BITS: Record<HostSource, number> = { ct: 1, crtsh: 2, dns: 4, command: 8 };
+export const SOURCE_BITS: Record<HostSource, number> = { ct: 1, crtsh: 2, dns: 4, command: 8, permute: 16 };
 
 export const HOST_SOURCES = Object.keys(SOURCE_BITS) as HostSource[];
 

@@ -14,6 +14,9 @@ export interface ClassifiedAnswer extends HostAnswer {
   takeover: Takeover | null;
 }
 
+/** The sources that guess names rather than read them somewhere: a host only they found may be a wildcard's echo. */
+const GUESSED = SOURCE_BITS.dns | SOURCE_BITS.permute;
+
 /** The zone of a host name in SQL: the name without its first label (see zoneOf). */
 const zoneSql = (host: string) => `substr(${host}, strpos(${host}, '.') + 1)`;
 
@@ -38,8 +41,9 @@ export async function recordAnswers(m: EntityManager, domainId: number, input: C
     `WITH input AS (
        SELECT DISTINCT ON (h.id) h.id AS host_id, i.status,
               nullif(i.a, '{}') AS a, nullif(i.aaaa, '{}') AS aaaa, nullif(i.cname, '{}') AS cname, i.takeover,
-              -- Only brute force found it, and it resolves to nothing but its zone's wildcard answers.
-              coalesce(h.sources = ${SOURCE_BITS.dns} AND cardinality(i.a || i.aaaa) > 0
+              -- Only guesses found it (brute force, permutations), and it resolves to nothing but its zone's
+              -- wildcard answers.
+              coalesce((h.sources | ${GUESSED}) = ${GUESSED} AND cardinality(i.a || i.aaaa) > 0
                        AND (i.a || i.aaaa) <@ (SELECT w.answers FROM wildcard_zones w
                                                 WHERE w.domain_id = $1 AND w.zone = ${zoneSql('h.host')}
                                                   AND cardinality(w.answers) > 0), false) AS wildcard

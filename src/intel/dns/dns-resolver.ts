@@ -36,6 +36,20 @@ export class DnsResolver {
   }
 
   /**
+   * One A query: what a candidate name needs to tell whether it exists (the permute source). A name with only an
+   * AAAA record or a dangling alias answers no here; the liveness phase asks a found name everything.
+   */
+  async addresses(name: string): Promise<Resolution> {
+    try {
+      const addresses = await this.resolver.resolve4(name);
+      return addresses.length > 0 ? { status: 'yes', addresses } : { status: 'no' };
+    } catch (e) {
+      const code = (e as { code?: string }).code ?? 'EUNKNOWN';
+      return ABSENT.has(code) ? { status: 'no' } : { status: 'unknown', reason: code };
+    }
+  }
+
+  /**
    * Everything a host resolves to: A and AAAA (asked at once, beside the host's own CNAME), then the rest of the
    * alias chain, one hop at a time, up to MAX_CNAME_HOPS. Used where the answer is kept (the liveness phase);
    * brute force only needs resolve().

@@ -168,6 +168,7 @@ describe('dashboard pages', () => {
       reactivated_count: 0,
       inactive_count: 0,
       dropped_count: 0,
+      source_stats: {},
       error: null,
       started_at: '2026-11-26T09:59:00.000000Z',
       finished_at: null,

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import type { Environment } from '../../config/environment.js';
+import { mapLimit } from '../../common/concurrency.js';
+import type { DnsResolver } from '../../intel/dns/dns-resolver.js';
+import { zoneOf } from '../../hosts/store/wildcard.sql.js';
+import { type Candidate, candidatesFor, type Pattern } from '../permute/naming.js';
+import type { PermuteRepository, PermuteStats, Yields } from '../permute/permute.repository.js';
+import type { DiscoverySource, SliceBudget, SourceSlice, SourceTarget } from './source.js';
+
+interface Position {
+  /** The candidates of this scan, best first: [host, pattern]. */
+  candidates: [string, Pattern][];
+  index: number;
+  /** What random labels under each zone checked so far answer (empty: no wildcard). */
+  zones: Record<string, string[]>;
+  stats: PermuteStats;
+}
+
+/** Candidates resolved a batch, and random labels asked per zone for its wildcard answer. */
+const BATCH = 200;
+const WILDCARD_PROBES = 2;
+
+/**
+ * Permutations: learns each root's naming from the hosts it holds (every source's, the CT follower's too) and
+ * asks DNS for the names that follow (permute/naming.ts), the best-ranked first, within PERMUTE_BUDGET queries a
+ * root a scan. A candidate costs one A query; one that answers costs a second, to DNS_TRUSTED_SERVERS (or the same
+ * servers), and is reported only when both answer with an address that is not its zone's wildcard answer, so a
+ * flaky or poisoned resolver cannot fill the table. A candidate that does not resolve is not tried again for
+ * PERMUTE_RETRY_DAYS; one whose lookup failed is (it was not answered). Each pattern's hit rate on the root steers
+ * the next scan's ranking.
+ */
+export class PermuteSource implements DiscoverySource {
+  readonly name = 'permute';
+
+  constructor(
+    private readonly env: Environment,
+    private readonly resolver: DnsResolver,
+    private readonly confirmer: DnsResolver,
+    private readonly repository: PermuteRepository,
+  ) {}
+
+  async run(domain: string, position: unknown, budget: SliceBudget, target: SourceTarget): Promise<SourceSlice> {
+    const at = (position as Position | null) ?? (await this.start(domain, target));
+    const names: string[] = [];
+    const spend = this.env.PERMUTE_BUDGET;
+    while (at.index < at.candidates.length && Date.now() < budget.deadline && !budget.signal.aborted) {
+      const before = names.length;
+      const batch = at.candidates.slice(at.index, at.index + BATCH);
+      // The batch's zones not checked yet: random labels under each, and what they answer is an echo.
+      const zones = [...new Set(batch.map(([host]) => zoneOf(host)))].filter((z) => !(z in at.zones));
+      const room = spend - at.stats.queries;
+      if (room < zones.length * WILDCARD_PROBES + 2) break;
+      const echoes = await mapLimit(zones, this.env.DNS_CONCURRENCY, (zone) => this.wildcardAnswers(zone));
+      zones.forEach((zone, i) => (at.zones[zone] = echoes[i]));
+      at.stats.queries += zones.length * WILDCARD_PROBES;
+      // As many candidates as the budget leaves room for, keeping one query back for each one's confirmation.
+      const asked = batch.slice(0, Math.max(0, spend - at.stats.queries));
+      const answers = await mapLimit(asked, this.env.DNS_CONCURRENCY, ([host]) => this.resolver.addresses(host));
+      at.stats.queries += asked.length;
+      const echo = (host: string, addresses: string[]) => {
+        const wildcard = at.zones[zoneOf(host)] ?? [];
+        return wildcard.length > 0 && addresses.every((a) => wildcard.includes(a));
+      };
+      const answered = asked.filter(([host], i) => {
+        const a = answers[i];
+        return a.status === 'yes' && !echo(host, a.addresses);
+      });
+      const confirmable = answered.slice(0, Math.max(0, spend - at.stats.queries));
+      const second = await mapLimit(confirmable, this.env.DNS_CONCURRENCY, ([host]) => this.confirmer.addresses(host));
+      at.stats.queries += confirmable.length;
+      // What the confirmation said of each name it was asked: there, gone (a one-off answer), or no answer.
+      const confirmed = new Map<string, 'yes' | 'no' | 'unknown'>();
+      confirmable.forEach(([host], i) => {
+        const c = second[i];
+        confirmed.set(host, c.status === 'yes' ? (echo(host, c.addresses) ? 'no' : 'yes') : c.status);
+      });
+      const tally: Yields = {};
+      const misses: string[] = [];
+      asked.forEach(([host, pattern], i) => {
+        const y = (tally[pattern] ??= { tried: 0, hits: 0 });
+        y.tried++;
+        const verdict = confirmed.get(host);
+        if (verdict === 'yes') {
+          y.hits++;
+          names.push(host);
+          return;
+        }
+        // No such name, its zone's echo, or an answer the second server did not give: not worth asking again for a
+        // while. A failed lookup, or a hit the budget left unconfirmed, is asked again next time.
+        const first = answers[i];
+        if (first.status === 'no' || verdict === 'no' || (first.status === 'yes' && echo(host, first.addresses))) {
+          misses.push(host);
+        }
+      });
+      at.stats.hits += names.length - before;
+      await this.repository.recordBatch(target.domainId, misses, tally);
+      at.index += asked.length;
+      if (asked.length < batch.length) break; // the budget is spent
+    }
+    // Every candidate asked, or no room left for one more and its confirmation: the source is done with the root.
+    if (at.index >= at.candidates.length || spend - at.stats.queries < 2) {
+      await this.repository.recordStats(target.scanId, at.stats);
+      return { names, next: null };
+    }
+    return { names, next: at };
+  }
+
+  /** The scan's candidates: what the root's names suggest, ranked by the root's yields, the lately tried left out. */
+  private async start(domain: string, target: SourceTarget): Promise<Position> {
+    const [known, skip, yields] = await Promise.all([
+      this.repository.knownNames(target.domainId, target.scanId),
+      this.repository.recentlyTried(target.domainId, this.env.PERMUTE_RETRY_DAYS),
+      this.repository.yields(target.domainId),
+    ]);
+    const ranked: Candidate[] = candidatesFor(domain, known, {
+      depth: this.env.PERMUTE_DEPTH,
+      limit: this.env.PERMUTE_BUDGET,
+      skip,
+      yields,
+    });
+    return {
+      candidates: ranked.map((c) => [c.host, c.pattern]),
+      index: 0,
+      zones: {},
+      stats: { candidates: ranked.length, queries: 0, hits: 0 },
+    };
+  }
+
+  private async wildcardAnswers(zone: string): Promise<string[]> {
+    const answers = new Set<string>();
+    for (let i = 0; i < WILDCARD_PROBES; i++) {
+      const probe = await this.resolver.addresses(`sm-${randomBytes(8).toString('hex')}.${zone}`);
+      if (probe.status === 'yes') probe.addresses.forEach((a) => answers.add(a));
+    }
+    return [...answers];
+  }
+}
