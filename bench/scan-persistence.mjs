@@ -37,7 +37,7 @@ async function scanOf(domainId, domain) {
   return { id: row.id, domainId, domain, trigger: 'cli', progress: {}, startedAt: row.startedAt, attempts: 0 };
 }
 async function persist(scan, hosts) {
-  await store.stage(scan.id, 'crtsh', hosts, 0, { phase: 'commit' });
+  await store.stage(scan.id, 'crtsh', hosts, 0, { phase: 'commit' }, 0);
   return store.finishSuccess(scan, true);
 }
 

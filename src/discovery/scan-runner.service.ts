@@ -110,6 +110,7 @@ export class ScanRunner {
   ): Promise<ScanProgress> {
     const source = this.sources[at.source];
     if (!source) return this.env.RESOLVE === 'on' ? { phase: 'resolve', after: null } : { phase: 'commit' };
+    const started = performance.now();
     const slice = await source.run(
       scan.domain,
       at.position,
@@ -121,7 +122,7 @@ export class ScanRunner {
       slice.next === null
         ? { phase: 'discover', source: at.source + 1, position: null }
         : { ...at, position: slice.next };
-    await this.store.stage(scan.id, source.name, hosts, dropped, next);
+    await this.store.stage(scan.id, source.name, hosts, dropped, next, performance.now() - started);
     return next;
   }
 

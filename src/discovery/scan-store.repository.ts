@@ -53,8 +53,8 @@ export class ScanStoreRepository {
    * Stages names a source found (a name staged before gains the source's bit) and saves where the scan goes on,
    * in one transaction.
    */
-  @GenerateSql({ params: [SCAN.id, 'crtsh', ['new.example.com', 'api.example.com'], 0, { crtsh: 'done' }] })
-  async stage(scanId: string, source: HostSource, hosts: string[], dropped: number, progress: object) {
+  @GenerateSql({ params: [SCAN.id, 'crtsh', ['new.example.com', 'api.example.com'], 0, { crtsh: 'done' }, 120] })
+  async stage(scanId: string, source: HostSource, hosts: string[], dropped: number, progress: object, ms: number) {
     await this.db.transaction(async (m) => {
       if (hosts.length > 0) {
         await rows(
@@ -65,11 +65,15 @@ export class ScanStoreRepository {
           [scanId, hosts, SOURCE_BITS[source]],
         );
       }
-      await rows(m, `UPDATE scans SET progress = $2::jsonb, dropped_count = dropped_count + $3 WHERE id = $1`, [
-        scanId,
-        JSON.stringify(progress),
-        dropped,
-      ]);
+      // The time the source's slices took, in its entry of source_stats (see finishSuccess for the rest).
+      await rows(
+        m,
+        `UPDATE scans SET progress = $2::jsonb, dropped_count = dropped_count + $3,
+                source_stats = source_stats || jsonb_build_object($4::text, coalesce(source_stats -> $4, '{}')
+                                 || jsonb_build_object('ms', coalesce((source_stats -> $4 ->> 'ms')::bigint, 0) + $5))
+          WHERE id = $1`,
+        [scanId, JSON.stringify(progress), dropped, source, Math.round(ms)],
+      );
     });
   }
 
@@ -155,6 +159,7 @@ export class ScanStoreRepository {
          ) SELECT count(*)::int AS inactive FROM gone`,
         [scan.domainId, scan.startedAt],
       );
+      await this.recordSourceYields(m, scan);
       const [final] = await rows<{
         found: number;
         new: number;
@@ -175,6 +180,31 @@ export class ScanStoreRepository {
       if (final.new > 0) await enqueueDeliveries(m, scan.id, scan.domainId);
       return final;
     });
+  }
+
+  /**
+   * What each source's names came to, in its entry of source_stats: `names` it reported, `seen` of them this scan
+   * (resolved, with RESOLVE=on: a source whose names mostly do not resolve floods), `new` of them. One pass over
+   * the scan's names (scan_names_pkey), each looked up by (domain_id, host).
+   */
+  private async recordSourceYields(m: EntityManager, scan: ActiveScan): Promise<void> {
+    await rows(
+      m,
+      `WITH per AS (
+         SELECT src.name, count(*) AS names, count(*) FILTER (WHERE h.last_seen_at >= $2::timestamptz) AS seen,
+                count(*) FILTER (WHERE h.first_seen_at >= $2::timestamptz) AS new
+           FROM scan_names n CROSS JOIN LATERAL unnest(host_sources(n.sources)) AS src(name)
+           LEFT JOIN hosts h ON h.domain_id = $3 AND h.host = n.host
+          WHERE n.scan_id = $1
+          GROUP BY src.name
+       )
+       UPDATE scans s
+          SET source_stats = s.source_stats || (SELECT jsonb_object_agg(p.name, coalesce(s.source_stats -> p.name, '{}')
+                                                  || jsonb_build_object('names', p.names, 'seen', p.seen, 'new', p.new))
+                                                  FROM per p)
+        WHERE s.id = $1 AND EXISTS (SELECT 1 FROM per)`,
+      [scan.id, scan.startedAt, scan.domainId],
+    );
   }
 
   /** Ends a scan in error. Nothing is marked inactive: an incomplete scan proves no host gone. */

@@ -63,6 +63,6 @@ SET
 -- PermuteRepository.recordStats
 UPDATE scans
 SET
-  source_stats = source_stats || jsonb_build_object('permute', $2::jsonb)
+  source_stats = source_stats || jsonb_build_object('permute', coalesce(source_stats -> 'permute', '{}') || $2::jsonb)
 WHERE
   id = $1;

@@ -15,7 +15,11 @@ WHERE
 UPDATE scans
 SET
   progress = $2::jsonb,
-  dropped_count = dropped_count + $3
+  dropped_count = dropped_count + $3,
+  source_stats = source_stats || jsonb_build_object(
+    $4::text,
+    coalesce(source_stats -> $4, '{}') || jsonb_build_object('ms', coalesce((source_stats -> $4 ->> 'ms')::bigint, 0) + $5)
+  )
 WHERE
   id = $1;
 
@@ -749,6 +753,48 @@ SELECT
   count(*)::int AS inactive
 FROM
   gone;
+WITH
+  per AS (
+    SELECT
+      src.name,
+      count(*) AS names,
+      count(*) FILTER (
+        WHERE
+          h.last_seen_at >= $2::timestamptz
+      ) AS seen,
+      count(*) FILTER (
+        WHERE
+          h.first_seen_at >= $2::timestamptz
+      ) AS new
+    FROM
+      scan_names n
+      CROSS JOIN LATERAL unnest(host_sources (n.sources)) AS src (name)
+      LEFT JOIN hosts h ON h.domain_id = $3
+      AND h.host = n.host
+    WHERE
+      n.scan_id = $1
+    GROUP BY
+      src.name
+  )
+UPDATE scans s
+SET
+  source_stats = s.source_stats || (
+    SELECT
+      jsonb_object_agg(
+        p.name,
+        coalesce(s.source_stats -> p.name, '{}') || jsonb_build_object('names', p.names, 'seen', p.seen, 'new', p.new)
+      )
+    FROM
+      per p
+  )
+WHERE
+  s.id = $1
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      per
+  );
 UPDATE scans
 SET
   status = 'success',

@@ -45,6 +45,7 @@ describe('GET /scans, /scans/{id} and /scans/status', () => {
       reactivated_count: 0,
       inactive_count: 0,
       dropped_count: 0,
+      source_stats: {}, // a scan seeded by the test ran no source
       error: null,
       started_at: expect.any(String),
       finished_at: expect.any(String),

@@ -73,10 +73,18 @@ describe('the permute source', () => {
     ]);
     expect(found.map(([host]) => host)).not.toContain('api-prod-1.perm.test');
     const scan = await lastScan('perm.test');
-    expect(scan.source_stats.permute).toEqual({
-      candidates: expect.any(Number),
-      queries: expect.any(Number),
-      hits: 3,
+    // What each source did: the names it reported, how many of them resolved (seen), how many were new.
+    expect(scan.source_stats).toEqual({
+      crtsh: { ms: expect.any(Number), names: 5, seen: 5, new: 5 },
+      permute: {
+        ms: expect.any(Number),
+        names: 3,
+        seen: 3,
+        new: 3,
+        candidates: expect.any(Number),
+        queries: expect.any(Number),
+        hits: 3,
+      },
     });
     const { candidates, queries } = scan.source_stats.permute;
     expect(candidates).toBeGreaterThan(10);

@@ -26,9 +26,14 @@ export class ScanDto {
     type: 'object',
     additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } },
     description:
-      'What the sources that keep counters did, by source: permute gives candidates (names it ranked for the ' +
-      'scan), queries (DNS queries it sent, wildcard checks and confirmations included) and hits (hosts it found)',
-    example: { permute: { candidates: 1800, queries: 1873, hits: 12 } },
+      'What each source did, by source: ms (time its slices took), and when the scan succeeded names (the names ' +
+      'it reported), seen (of them, those the scan saw: resolved, with RESOLVE=on; a source whose names mostly are ' +
+      'not seen floods) and new (of them, hosts found for the first time). permute adds candidates (names it ' +
+      'ranked for the scan), queries (DNS queries it sent, wildcard checks and confirmations included) and hits.',
+    example: {
+      crtsh: { ms: 950, names: 412, seen: 380, new: 3 },
+      permute: { ms: 4100, names: 12, seen: 12, new: 12, candidates: 1800, queries: 1873, hits: 12 },
+    },
   })
   source_stats: Record<string, Record<string, number>>;
 

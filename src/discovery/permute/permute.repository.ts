@@ -79,12 +79,14 @@ export class PermuteRepository {
     );
   }
 
-  /** The scan's counters of the source, beside those of other sources (scans.source_stats). */
+  /** The scan's counters of the source, beside what every source gets (scans.source_stats, ScanStoreRepository). */
   @GenerateSql({ params: [SCAN_ID, { candidates: 10, queries: 14, hits: 2 }] })
   async recordStats(scanId: string, stats: PermuteStats): Promise<void> {
     await affected(
       this.db,
-      `UPDATE scans SET source_stats = source_stats || jsonb_build_object('permute', $2::jsonb) WHERE id = $1`,
+      `UPDATE scans
+          SET source_stats = source_stats || jsonb_build_object('permute', coalesce(source_stats -> 'permute', '{}') || $2::jsonb)
+        WHERE id = $1`,
       [scanId, JSON.stringify(stats)],
     );
   }
