@@ -41,7 +41,8 @@ const HTTP = {
 } as const;
 const WILDCARD = {
   description:
-    "true when only brute force found the host and it resolves to nothing but its zone's wildcard answers: an " +
+    'true when only guesses (brute force, permutations) found the host and it resolves to nothing but its ' +
+    "zone's wildcard answers: an " +
     'echo, not a host of its own. Feeds, the stream and webhooks leave such hosts out unless wildcard=include.',
 } as const;
 const IN_SCOPE = {

@@ -5,14 +5,16 @@ import { BoolParam, EnumParam } from '../../common/validation/query-params.js';
 import { SCOPE_MODES, type ScopeMode, WILDCARD_MODES, type WildcardMode } from './knowledge-filter.js';
 
 /**
- * `wildcard`: hosts that only brute force found and that resolve to nothing but their zone's wildcard answers.
+ * `wildcard`: hosts that only guesses (brute force, permutations) found and that resolve to nothing but their
+ * zone's wildcard answers.
  * Feeds leave them out by default; lists and search show them, flagged.
  */
 export function WildcardParam(defaultValue: WildcardMode): PropertyDecorator {
   return EnumParam(
     WILDCARD_MODES,
     defaultValue,
-    'Wildcard hosts (only brute force found them, and they answer as any name under their zone would): ' +
+    'Wildcard hosts (only guesses, brute force or permutations, found them, and they answer as any name under ' +
+      'their zone would): ' +
       `exclude, include or only (default ${defaultValue})`,
   );
 }

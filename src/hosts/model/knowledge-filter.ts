@@ -1,6 +1,9 @@
 import type { Params } from '../../database/sql.js';
 
-/** Hosts that only brute force found and that resolve to their zone's wildcard answers: out, in, or alone. */
+/**
+ * Hosts that only guesses (brute force, permutations) found and that resolve to their zone's wildcard answers:
+ * out, in, or alone.
+ */
 export const WILDCARD_MODES = ['exclude', 'include', 'only'] as const;
 export type WildcardMode = (typeof WILDCARD_MODES)[number];
 
