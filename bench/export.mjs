@@ -2,19 +2,22 @@
 // and JSON, plain and gzip-compressed:
 //   service — GET /api/v1/export?format=txt|csv|json from the built service (node dist/main.js, WORKER=off), with
 //             Accept-Encoding: gzip for the compressed cases (bytes counted as they come, not decoded);
-//   floor   — psql -c "\copy (SELECT … the same columns, same order …) TO STDOUT [(FORMAT csv)]" [| gzip -1]; for
+//   floor   — psql -c "\copy (SELECT … the same columns, same order …) TO STDOUT" [| gzip -1], in PostgreSQL's own
+//             text form (a timestamp as the server writes it, tab-separated): the rows/s PostgreSQL itself gives; for
 //             JSON one object a line, the service's own bytes (row_to_json of the same keys), the array's brackets
 //             and commas left to the service.
-// Reports rows/s (median of BENCH_RUNS alternated runs), the ratio, and the server's RSS growth during the export.
-// Usage: npm run build && node bench/export.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_RUNS)
+// Reports rows/s (median of BENCH_RUNS rounds, the service first in one round and the floor first in the next, so
+// that the machine's drift falls on both alike), the ratio, and the server's RSS growth during the export.
+// Usage: npm run build && node bench/export.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_ROOTS, BENCH_RUNS)
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createBenchDatabase, median, startService, writeResult } from './harness.mjs';
+import { DEFAULT_ROOTS, createBenchDatabase, median, startService, writeResult } from './harness.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
-const runs = Number(process.env.BENCH_RUNS ?? 3);
+const runs = Number(process.env.BENCH_RUNS ?? 5);
 
-const db = await createBenchDatabase('export', { hosts });
+const roots = Number(process.env.BENCH_ROOTS ?? DEFAULT_ROOTS);
+const db = await createBenchDatabase('export', { hosts, roots });
 const { dbUrl, token, seedSeconds } = db;
 const service = await startService(dbUrl);
 const baseUrl = service.url;
@@ -29,7 +32,7 @@ const FLOOR_SQL = {
   csv: {
     sql: `SELECT h.host, d.domain, d.platform_slug, h.first_seen_at, h.is_active
             FROM domains d JOIN hosts h ON h.domain_id = d.id ORDER BY d.domain, h.host`,
-    options: ' (FORMAT csv)',
+    options: '',
   },
   json: {
     sql: `SELECT row_to_json(r) FROM (
@@ -115,8 +118,9 @@ for (const c of CASES) {
   const serviceRuns = [];
   const floor = [];
   for (let i = 0; i < runs; i++) {
-    serviceRuns.push(await serviceRun(c.format, c.encoding));
-    floor.push(await floorRun(c.format, c.encoding === 'gzip'));
+    const service = () => serviceRun(c.format, c.encoding).then((r) => serviceRuns.push(r));
+    const psql = () => floorRun(c.format, c.encoding === 'gzip').then((r) => floor.push(r));
+    for (const run of i % 2 === 0 ? [service, psql] : [psql, service]) await run();
   }
   cases.push({ ...c, serviceRuns, floor });
 }
@@ -124,7 +128,7 @@ service.stop();
 await db.drop();
 
 const rate = (rows) => (r) => rows / r.seconds;
-const result = { benchmark: 'export', hosts, runs, seed_seconds: seedSeconds, cases: [] };
+const result = { benchmark: 'export', hosts, roots, runs, seed_seconds: seedSeconds, cases: [] };
 for (const c of cases) {
   // Every case exports every host: the plain txt export's lines count them (a JSON body has its brackets' lines
   // too, and a compressed one is not decoded).

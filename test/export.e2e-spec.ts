@@ -462,3 +462,41 @@ describe('an export while a root domain is removed', () => {
     expect(rows.map((r) => Object.values(r)[1])).toEqual(['a.bb.test', 'b.bb.test', 'a.cc.test', 'b.cc.test']);
   });
 });
+
+/** first_seen_at as the export writes it: always six fraction digits, as stored, however many of them are zeros. */
+describe('GET /export timestamps', () => {
+  let t: TestApp;
+  let auth: Record<string, string>;
+  const stored = [
+    ['a.stamp.test', '2026-01-02 03:04:05+00', '2026-01-02T03:04:05.000000Z'],
+    ['b.stamp.test', '2026-01-02 03:04:05.12+00', '2026-01-02T03:04:05.120000Z'],
+    ['c.stamp.test', '2026-01-02 03:04:05.000001+00', '2026-01-02T03:04:05.000001Z'],
+    ['d.stamp.test', '2026-12-31 23:59:59.999999-01', '2027-01-01T00:59:59.999999Z'],
+  ];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    auth = bearer(await t.token());
+    await seedDomain(t, { domain: 'stamp.test', platform: 'self', hosts: stored.map(([host]) => ({ host })) });
+    for (const [host, at] of stored) {
+      await t.dataSource.query(`UPDATE hosts SET first_seen_at = $2::timestamptz WHERE host = $1`, [host, at]);
+    }
+  });
+  afterAll(() => t.close());
+
+  it('writes a zero fraction and trailing zeros as six digits, in UTC, in csv and json', async () => {
+    const csv = await t.get('/export?format=csv', auth);
+    expect(csv.text).toBe(
+      [
+        'host,domain,platform,first_seen_at,is_active',
+        ...stored.map(([h, , iso]) => `${h},stamp.test,self,${iso},true`),
+      ]
+        .map((l) => `${l}\r\n`)
+        .join(''),
+    );
+    const json = await t.get('/export?format=json', auth);
+    expect((JSON.parse(json.text) as { first_seen_at: string }[]).map((r) => r.first_seen_at)).toEqual(
+      stored.map(([, , iso]) => iso),
+    );
+  });
+});

@@ -31,7 +31,10 @@ export class DemoDataService {
     private readonly env: Environment,
   ) {}
 
-  /** Fills an empty database; `onStep(done, total, what)` reports progress. */
+  /**
+   * Fills an empty database; `onStep(done, total, what)` reports progress. The rows go in as one transaction
+   * (DemoDataRepository.bulkLoad) with the new-host rollups, the scans and counters after, from them.
+   */
   async seed(options: SeedOptions, onStep: (done: number, total: number, what: string) => void): Promise<SeedReport> {
     const existing = await this.demo.countDomains();
     if (existing > 0) throw new SeedRefused(`seed-demo fills an empty database; this one tracks ${existing} domains`);
@@ -39,24 +42,27 @@ export class DemoDataService {
     const chunks = Math.ceil(options.hosts / CHUNK);
     const total = chunks + 3;
     const ref = await this.demo.now();
-    onStep(0, total, 'domains');
-    const domains = await this.demo.insertDomains(options.seed, options.domains, ref, this.env.SCAN_INTERVAL_HOURS);
-    let hosts = 0;
-    for (let c = 0; c < chunks; c++) {
-      onStep(1 + c, total, `hosts ${c * CHUNK + 1}-${Math.min(options.hosts, (c + 1) * CHUNK)}`);
-      hosts += await this.demo.insertHosts(
-        options.seed,
-        c * CHUNK + 1,
-        Math.min(options.hosts, (c + 1) * CHUNK),
-        options.days,
-        ref,
-      );
-    }
-    onStep(1 + chunks, total, 'what is known of the hosts');
-    await this.demo.insertKnowledge(options.seed, ref);
+    const { domains, hosts } = await this.demo.bulkLoad(async (load) => {
+      onStep(0, total, 'domains');
+      const domains = await load.insertDomains(options.seed, options.domains, ref, this.env.SCAN_INTERVAL_HOURS);
+      let hosts = 0;
+      for (let c = 0; c < chunks; c++) {
+        onStep(1 + c, total, `hosts ${c * CHUNK + 1}-${Math.min(options.hosts, (c + 1) * CHUNK)}`);
+        hosts += await load.insertHosts(
+          options.seed,
+          c * CHUNK + 1,
+          Math.min(options.hosts, (c + 1) * CHUNK),
+          options.days,
+          ref,
+        );
+      }
+      onStep(1 + chunks, total, 'what is known of the hosts');
+      await load.insertKnowledge(options.seed, ref);
+      await load.countNewHosts();
+      return { domains, hosts };
+    });
     onStep(1 + chunks, total, 'scans and counters');
     await this.demo.insertScansAndCounters(Math.min(options.days, 7), ref);
-    await this.demo.countNewHosts();
     onStep(2 + chunks, total, 'vacuum analyze');
     await this.demo.vacuumAnalyze();
     onStep(total, total, 'done');
