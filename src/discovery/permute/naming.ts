@@ -169,6 +169,8 @@ export function candidatesFor(root: string, known: readonly string[], options: N
     if (!held || held.score < score) best.set(host, { host, pattern, score });
   };
   const maxWord = Math.max(1, ...words.counts.values());
+  // Sorted once: the swap words are the same for every label.
+  const swapWords = words.top(SWAP_WORDS).filter((w) => !ENVIRONMENT_SET.has(w));
 
   for (const { parts, zone } of labels) {
     // Numbered series: each digit run varied, within the series and just past it.
@@ -205,9 +207,7 @@ export function candidatesFor(root: string, known: readonly string[], options: N
         for (const env of ENVIRONMENTS)
           if (env !== part) offer(swapped(env), 'environment', 0.5 + words.get(env) / maxWord);
       } else if (parts.length > 1 && !isDigit(part.charCodeAt(0))) {
-        for (const word of words.top(SWAP_WORDS)) {
-          if (word !== part && !ENVIRONMENT_SET.has(word)) offer(swapped(word), 'swap', words.get(word) / maxWord);
-        }
+        for (const word of swapWords) if (word !== part) offer(swapped(word), 'swap', words.get(word) / maxWord);
       }
     });
   }
