@@ -169,21 +169,24 @@ export async function createBenchDatabase(
 
 /**
  * What the service would know of every host of the database, a realistic mix: 70 % resolve (one or two A, a tenth
- * with an AAAA too), 20 % do not, 10 % are aliases (a chain of one or two names); 60 % of the resolving ones answer
- * HTTPS with a status, a title, a Server header and a certificate (a sixth of them after a redirect), the others
- * nothing. With `hidden`, half a percent are wildcard echoes and one percent out of scope, which the feeds hide
- * (5,000 and 10,000 of 1M). Empty sets, an unmoved final URL and unset flags are NULL, as the service keeps them.
- * Rows are written in the order the hosts were first seen, as the service writes them (a host is resolved as it
- * is found): the seed's hosts lie in random order of first_seen_at, which no service's table would.
+ * with an AAAA too), 20 % do not, 10 % are aliases (a chain of one or two names), one in 300 of them dangling onto a
+ * service that lets others claim the name (a takeover candidate); 60 % of the resolving ones answer HTTPS with a
+ * status, a title, a Server header and a certificate (a sixth of them after a redirect), the others nothing. With
+ * `hidden`, half a percent are wildcard echoes and one percent out of scope, which the feeds hide (5,000 and 10,000
+ * of 1M). Empty sets, an unmoved final URL and unset flags are NULL, as the service keeps them. It replaces what
+ * seed-demo wrote, whose rows lie in the order of the hosts' ids: these are written in the order the hosts were
+ * first seen, as the service writes them (a host is resolved as it is found), where the seed's hosts lie in random
+ * order of first_seen_at, which no service's table would.
  */
 export async function fillHostIntel(ds, { hidden = false } = {}) {
   // One statement over every host: longer than the service's QUERY_TIMEOUT_MS on a cold cache.
   await ds.transaction(async (m) => {
     await m.query('SET LOCAL statement_timeout = 0');
+    await m.query('TRUNCATE host_intel');
     await m.query(`
-    INSERT INTO host_intel (host_id, dns_status, a, aaaa, cname, resolved_at, listening, scheme, port, http_status,
-                            final_url, title, server, content_length, tls_subject, tls_issuer, tls_not_after, probed_at,
-                            wildcard, out_of_scope)
+    INSERT INTO host_intel (host_id, dns_status, a, aaaa, cname, dns_takeover, resolved_at, listening, scheme, port,
+                            http_status, final_url, title, server, content_length, tls_subject, tls_issuer,
+                            tls_not_after, probed_at, wildcard, out_of_scope)
     SELECT id, CASE WHEN resolves THEN 'resolved' ELSE 'nxdomain' END,
            CASE WHEN resolves THEN
              CASE WHEN id % 3 = 0 THEN ARRAY['203.0.113.' || (id % 250), '198.51.100.' || (id % 250)]
@@ -194,6 +197,8 @@ export async function fillHostIntel(ds, { hidden = false } = {}) {
              CASE WHEN id % 2 = 0 THEN ARRAY['h' || id || '.edge.cdn-provider.net', 'edge-' || (id % 97) || '.cdn-provider.net']
                   ELSE ARRAY['shop-' || id || '.azurewebsites.net'] END
            END,
+           CASE WHEN id % 300 = 299 THEN jsonb_build_object('service', 'Microsoft Azure', 'status', 'Vulnerable',
+                                                            'evidence', 'CNAME', 'vulnerable', true) END,
            now(),
            CASE WHEN resolves THEN id % 10 < 6 END,
            CASE WHEN listens THEN 'https' END, CASE WHEN listens THEN 443 END,
@@ -209,7 +214,8 @@ export async function fillHostIntel(ds, { hidden = false } = {}) {
                    (id % 10 < 7 OR id % 10 = 9) AND id % 10 < 6 AS listens, first_seen_at FROM hosts) x
      ORDER BY first_seen_at, id`);
   });
-  await ds.query('ANALYZE host_intel');
+  // As seed-demo leaves it: vacuumed (the visibility map set, so index-only reads skip the heap) and analysed.
+  await ds.query('VACUUM ANALYZE host_intel');
 }
 
 function freePort() {

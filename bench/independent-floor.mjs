@@ -7,15 +7,22 @@
 //
 // Authentication: the `x-api-key` (or `Authorization: Bearer`) token's SHA-256, hex, looked up in
 // api_keys.key_hash (the UNIQUE index), refused when revoked, when its owner (users.id) is disabled, or without
-// the `read` scope. Response bodies carry the contract's fields (and the service's extra host fields, which are
-// read from host_intel as the service does); they need not be byte-identical.
+// the `read` scope. Response bodies carry the contract's fields; host rows are lean, as the service's are by
+// default: the contract's fields and the cheap ones the hosts table holds (id, sources), and in_scope, which follows
+// from scope= (read from host_intel only with scope=all). `fields=` adds what is known of each host (dns, http,
+// takeover, wildcard, ips, cname, status, title: the same content as the service's), read from host_intel by the
+// floor's own statements for the page's rows only. Bodies need not be byte-identical.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import pg from 'pg';
 
-// Timestamps as PostgreSQL writes them (microseconds, UTC: the pool sets TimeZone), turned into ISO 8601 without a
-// Date round trip, so a cursor keeps its microseconds.
-const iso = (text) => (text === null ? null : `${text.replace(' ', 'T').replace(/\+00$/, '')}Z`);
+// Timestamps as PostgreSQL writes them (UTC: the pool sets TimeZone; trailing zeros of the microseconds left out),
+// turned into ISO 8601 with all six digits of the microseconds without a Date round trip, so a cursor keeps them.
+const iso = (text) => {
+  if (text === null) return null;
+  const [seconds, fraction = ''] = text.slice(0, -3).split('.');
+  return `${seconds.replace(' ', 'T')}.${fraction.padEnd(6, '0')}Z`;
+};
 const TIMESTAMPTZ = 1184;
 
 // The floor's own indexes, made on its copy of the data. Each is what the statements below want to read.
@@ -47,36 +54,129 @@ const INDEXES = [
 const SOURCES = ['ct', 'crtsh', 'dns', 'command'];
 const sourcesOf = (bits) => SOURCES.filter((_, i) => bits & (1 << i));
 
-// What host rows show of host_intel (NULL columns when nothing is known): joined to a page's rows only.
-const INTEL_COLUMNS = `k.dns_status, k.a, k.aaaa, k.cname, k.resolved_at, k.dns_takeover, k.http_takeover, k.listening,
-  k.scheme, k.port, k.http_status, k.final_url, k.title, k.server, k.content_length, k.tls_subject, k.tls_issuer,
-  k.tls_not_after, k.probed_at, coalesce(k.wildcard, false) AS wildcard, coalesce(k.out_of_scope, false) AS out_of_scope`;
-const intelOf = (r) => ({
-  dns: r.dns_status ? { status: r.dns_status, a: r.a ?? [], aaaa: r.aaaa ?? [], cname: r.cname ?? [] } : null,
-  takeover: r.dns_takeover ?? r.http_takeover ?? null,
-  wildcard: r.wildcard,
-  in_scope: !r.out_of_scope,
-  http:
-    r.listening === null || r.listening === undefined
+// What a host row carries on request (fields=, a comma list, each name once in the order first named): its key after
+// the row's own, in the order asked. The objects are what the host's page shows (`dns`, `http`, `takeover`,
+// `wildcard`), the flat values what a table shows (`ips`: A then AAAA, `cname`, `status`, `title`). Each reads the
+// host_intel columns it names, joined to a page's rows only, and only when asked for; null (or empty arrays, or
+// false) when nothing is known.
+const FIELD_COLUMNS = {
+  dns: ['dns_status', 'a', 'aaaa', 'cname', 'resolved_at'],
+  http: [
+    'listening',
+    'scheme',
+    'port',
+    'http_status',
+    'final_url',
+    'title',
+    'server',
+    'content_length',
+    'tls_subject',
+    'tls_issuer',
+    'tls_not_after',
+    'probed_at',
+  ],
+  takeover: ['dns_takeover', 'http_takeover'],
+  wildcard: ['wildcard'],
+  ips: ['a', 'aaaa'],
+  cname: ['cname'],
+  status: ['http_status'],
+  title: ['title'],
+};
+const FIELDS = Object.keys(FIELD_COLUMNS);
+/** Where no redirect moved it, a probe's final URL is where it started: https://host/, http://host:8080/. */
+const startUrl = (r) =>
+  `${r.scheme}://${r.host}${(r.scheme === 'https' && r.port === 443) || (r.scheme === 'http' && r.port === 80) ? '' : `:${r.port}`}/`;
+const FIELD_VALUES = {
+  dns: (r) =>
+    r.dns_status === null
       ? null
-      : r.listening
-        ? {
-            scheme: r.scheme,
-            port: r.port,
-            status: r.http_status,
-            final_url: r.final_url,
-            title: r.title,
-            server: r.server,
-            content_length: r.content_length === null ? null : Number(r.content_length),
-            tls: r.tls_subject
-              ? { subject: r.tls_subject, issuer: r.tls_issuer, not_after: iso(r.tls_not_after) }
-              : null,
-          }
-        : { listening: false },
-});
-// Lists and search leave out hosts out of scope; the new-host feeds also wildcard echoes.
-const LISTED = 'NOT EXISTS (SELECT 1 FROM host_intel x WHERE x.host_id = h.id AND x.out_of_scope)';
-const FED = 'NOT EXISTS (SELECT 1 FROM host_intel x WHERE x.host_id = h.id AND (x.wildcard OR x.out_of_scope))';
+      : {
+          status: r.dns_status,
+          a: r.a ?? [],
+          aaaa: r.aaaa ?? [],
+          cname: r.cname ?? [],
+          resolved_at: iso(r.resolved_at),
+        },
+  http: (r) =>
+    r.listening === null
+      ? null
+      : {
+          listening: r.listening,
+          scheme: r.scheme,
+          port: r.port,
+          status: r.http_status,
+          final_url: r.final_url ?? (r.scheme === null || r.port === null ? null : startUrl(r)),
+          title: r.title,
+          server: r.server,
+          content_length: r.content_length === null ? null : Number(r.content_length),
+          tls:
+            r.tls_subject === null
+              ? null
+              : { subject: r.tls_subject, issuer: r.tls_issuer, not_after: iso(r.tls_not_after) },
+          probed_at: iso(r.probed_at),
+        },
+  // Whether the listed service is one it flags vulnerable is how the verdict was reached, not part of it.
+  takeover: (r) => {
+    const verdict = r.dns_takeover ?? r.http_takeover;
+    if (verdict === null) return null;
+    const shown = { ...verdict };
+    delete shown.vulnerable;
+    return shown;
+  },
+  wildcard: (r) => r.wildcard ?? false,
+  ips: (r) => [...(r.a ?? []), ...(r.aaaa ?? [])],
+  cname: (r) => r.cname ?? [],
+  status: (r) => r.http_status,
+  title: (r) => r.title,
+};
+
+/**
+ * What a host list is asked to show: `fields` (see FIELD_COLUMNS) and `scope` (in: hosts no exclusion rule names,
+ * the default; out: those it names; all: both). Unknown names are refused, listing the valid ones.
+ */
+function shownOf(params) {
+  const scope = params.get('scope') ?? 'in';
+  if (!['in', 'out', 'all'].includes(scope)) throw badQuery('scope must be one of: in, out, all');
+  const raw = params.get('fields');
+  const fields = raw === null ? [] : [...new Set(raw.split(',').map((f) => f.trim()))];
+  if (fields.some((f) => !FIELDS.includes(f))) throw badQuery(`fields must be a comma list of: ${FIELDS.join(', ')}`);
+  return { fields, scope };
+}
+
+/**
+ * The host_intel read of a page `p` (with p.id) for what is shown: the columns and the LEFT JOIN, or nothing at
+ * all when no field is asked for and in_scope follows from the scope.
+ */
+function knowledgeJoin({ fields, scope }) {
+  const columns = new Set(fields.flatMap((f) => FIELD_COLUMNS[f]));
+  if (scope === 'all') columns.add('out_of_scope');
+  if (columns.size === 0) return { columns: '', join: '' };
+  return {
+    columns: [...columns].map((c) => `, k.${c}`).join(''),
+    join: 'LEFT JOIN host_intel k ON k.host_id = p.id',
+  };
+}
+
+/** A host row: its own keys (`row`), then in_scope, then each field asked for from the page's row `r`. */
+function shownRow(row, r, { fields, scope }) {
+  row.in_scope = scope === 'all' ? !r.out_of_scope : scope === 'in';
+  for (const f of fields) row[f] = FIELD_VALUES[f](r);
+  return row;
+}
+
+// Lists and search leave out the hosts out of scope (or show only them, or both); the new-host feeds also leave
+// out wildcard echoes. Each is a check of the few hosts floor_host_intel_*_idx holds.
+const flagged = (flags) => `EXISTS (SELECT 1 FROM host_intel x WHERE x.host_id = h.id AND (${flags}))`;
+const LISTED = {
+  in: [`NOT ${flagged('x.out_of_scope')}`],
+  out: [flagged('x.out_of_scope')],
+  all: [],
+};
+const FED = {
+  in: [`NOT ${flagged('x.wildcard OR x.out_of_scope')}`],
+  out: [flagged('x.out_of_scope'), `NOT ${flagged('x.wildcard')}`],
+  all: [`NOT ${flagged('x.wildcard')}`],
+};
 
 class HttpError extends Error {
   constructor(status, code, message) {
@@ -313,22 +413,25 @@ const ROUTES = [
       const filter = params.get('filter') ?? 'all';
       if (!['all', 'new', 'inactive'].includes(filter)) throw badQuery('unknown filter');
       const search = params.get('search');
+      const shown = shownOf(params);
       const [d] = await q('SELECT id, total_subdomains, active_subdomains FROM domains WHERE domain = $1', [m[1]]);
       if (!d) throw notFound('domain');
       const values = [d.id];
-      const where = ['h.domain_id = $1', LISTED];
+      const where = ['h.domain_id = $1', ...LISTED[shown.scope]];
       if (filter === 'inactive') where.push('NOT h.is_active');
       if (filter === 'new') where.push(`h.first_seen_at >= now() - interval '24 hours'`);
       if (search) where.push(`h.host LIKE $${values.push(contains(search))}`);
       const cond = where.join(' AND ');
       // Without a search the domain's counters give the total (the contract's live counter); else count.
       const counted = search || filter === 'new';
+      const k = knowledgeJoin(shown);
       const rows = await q(
-        `SELECT p.*, ${INTEL_COLUMNS}${counted ? ', t.total' : ''}
+        `SELECT p.*${k.columns}${counted ? ', t.total' : ''}
            FROM ${counted ? `(SELECT count(*)::int AS total FROM hosts h WHERE ${cond}) t LEFT JOIN LATERAL` : ''}
                 (SELECT h.id, h.host, h.first_seen_at, h.is_active, h.sources FROM hosts h WHERE ${cond}
                   ORDER BY h.first_seen_at DESC, h.id DESC LIMIT ${limit} OFFSET ${offset}) p ${counted ? 'ON true' : ''}
-           LEFT JOIN host_intel k ON k.host_id = p.id`,
+           ${k.join}
+          ORDER BY p.first_seen_at DESC, p.id DESC`,
         values,
       );
       const total = counted
@@ -339,14 +442,19 @@ const ROUTES = [
       return {
         data: rows
           .filter((r) => r.id !== null)
-          .map((r) => ({
-            id: r.id,
-            host: r.host,
-            first_seen_at: iso(r.first_seen_at),
-            is_active: r.is_active,
-            sources: sourcesOf(r.sources),
-            ...intelOf(r),
-          })),
+          .map((r) =>
+            shownRow(
+              {
+                id: r.id,
+                host: r.host,
+                first_seen_at: iso(r.first_seen_at),
+                is_active: r.is_active,
+                sources: sourcesOf(r.sources),
+              },
+              r,
+              shown,
+            ),
+          ),
         meta: { limit, offset, total },
       };
     },
@@ -358,25 +466,28 @@ const ROUTES = [
       if (!DOMAIN.test(m[1])) throw new HttpError(400, 'invalid_domain', 'not a root domain');
       const limit = Math.max(1, intParam(params, 'limit', 500, 2000));
       const since = sinceOf(params);
+      const shown = shownOf(params);
+      const k = knowledgeJoin(shown);
       const rows = await q(
-        `SELECT p.*, ${INTEL_COLUMNS}
+        `SELECT p.*${k.columns}
            FROM (SELECT id FROM domains WHERE domain = $1) d
            LEFT JOIN LATERAL (SELECT h.id, h.host, h.first_seen_at, h.sources FROM hosts h
-                               WHERE h.domain_id = d.id AND h.first_seen_at >= $2 AND ${FED}
+                               WHERE h.domain_id = d.id AND h.first_seen_at >= $2 AND ${FED[shown.scope].join(' AND ')}
                                ORDER BY h.first_seen_at DESC, h.id DESC LIMIT ${limit}) p ON true
-           LEFT JOIN host_intel k ON k.host_id = p.id`,
+           ${k.join}
+          ORDER BY p.first_seen_at DESC, p.id DESC`,
         [m[1], since],
       );
       if (!rows.length) throw notFound('domain');
       const data = rows
         .filter((r) => r.id !== null)
-        .map((r) => ({
-          id: r.id,
-          host: r.host,
-          first_seen_at: iso(r.first_seen_at),
-          sources: sourcesOf(r.sources),
-          ...intelOf(r),
-        }));
+        .map((r) =>
+          shownRow(
+            { id: r.id, host: r.host, first_seen_at: iso(r.first_seen_at), sources: sourcesOf(r.sources) },
+            r,
+            shown,
+          ),
+        );
       return { data, meta: { since, count: data.length, limit } };
     },
   },
@@ -387,8 +498,9 @@ const ROUTES = [
     async handle(q, _m, params) {
       const limit = Math.max(1, intParam(params, 'limit', 500, 2000));
       const since = sinceOf(params);
+      const shown = shownOf(params);
       const values = [since];
-      const where = ['h.first_seen_at >= $1', FED];
+      const where = ['h.first_seen_at >= $1', ...FED[shown.scope]];
       const beforeTs = params.get('before_ts');
       const beforeId = params.get('before_id');
       if (beforeTs !== null || beforeId !== null) {
@@ -398,23 +510,29 @@ const ROUTES = [
           `(h.first_seen_at, h.id) < ($${values.push(beforeTs)}::timestamptz, $${values.push(beforeId)}::bigint)`,
         );
       }
+      const k = knowledgeJoin(shown);
       const rows = await q(
-        `SELECT p.*, d.domain, ${INTEL_COLUMNS}
+        `SELECT p.*, d.domain${k.columns}
            FROM (SELECT h.id, h.domain_id, h.host, h.first_seen_at, h.sources FROM hosts h WHERE ${where.join(' AND ')}
                   ORDER BY h.first_seen_at DESC, h.id DESC LIMIT ${limit + 1}) p
            JOIN domains d ON d.id = p.domain_id
-           LEFT JOIN host_intel k ON k.host_id = p.id
+           ${k.join}
           ORDER BY p.first_seen_at DESC, p.id DESC`,
         values,
       );
-      const data = rows.slice(0, limit).map((r) => ({
-        id: r.id,
-        host: r.host,
-        domain: r.domain,
-        first_seen_at: iso(r.first_seen_at),
-        sources: sourcesOf(r.sources),
-        ...intelOf(r),
-      }));
+      const data = rows.slice(0, limit).map((r) =>
+        shownRow(
+          {
+            id: r.id,
+            host: r.host,
+            domain: r.domain,
+            first_seen_at: iso(r.first_seen_at),
+            sources: sourcesOf(r.sources),
+          },
+          r,
+          shown,
+        ),
+      );
       const last = data.at(-1);
       const next = rows.length > limit ? { next_cursor: { before_ts: last.first_seen_at, before_id: last.id } } : {};
       return { data, meta: { since, count: data.length, limit, ...next } };
@@ -428,26 +546,33 @@ const ROUTES = [
       const text = params.get('q') ?? '';
       if (text.length < 2) throw badQuery('q needs at least 2 characters');
       const { limit, offset } = pageOf(params, 100, 1000);
+      const shown = shownOf(params);
+      const k = knowledgeJoin(shown);
       const rows = await q(
-        `SELECT p.*, d.domain, ${INTEL_COLUMNS}
+        `SELECT p.*, d.domain${k.columns}
            FROM (SELECT h.id, h.domain_id, h.host, h.first_seen_at, h.is_active, h.sources FROM hosts h
-                  WHERE h.host LIKE $1 AND ${LISTED}
+                  WHERE ${['h.host LIKE $1', ...LISTED[shown.scope]].join(' AND ')}
                   ORDER BY h.first_seen_at DESC, h.id DESC LIMIT ${limit} OFFSET ${offset}) p
            JOIN domains d ON d.id = p.domain_id
-           LEFT JOIN host_intel k ON k.host_id = p.id
+           ${k.join}
           ORDER BY p.first_seen_at DESC, p.id DESC`,
         [contains(text)],
       );
       return {
-        data: rows.map((r) => ({
-          id: r.id,
-          host: r.host,
-          domain: r.domain,
-          first_seen_at: iso(r.first_seen_at),
-          is_active: r.is_active,
-          sources: sourcesOf(r.sources),
-          ...intelOf(r),
-        })),
+        data: rows.map((r) =>
+          shownRow(
+            {
+              id: r.id,
+              host: r.host,
+              domain: r.domain,
+              first_seen_at: iso(r.first_seen_at),
+              is_active: r.is_active,
+              sources: sourcesOf(r.sources),
+            },
+            r,
+            shown,
+          ),
+        ),
         meta: { q: text, limit, offset },
       };
     },
@@ -496,28 +621,35 @@ const ROUTES = [
     pattern: /^\/platforms\/([^/]+)\/subdomains$/,
     // The program's active hosts, domain after domain by name, hosts by name, after the cursor's (domain, host):
     // the domains from domains_platform_idx, each one's hosts from floor_hosts_active_name_idx (index only), the
-    // first domain continued after the cursor's host. One row more than the page.
+    // first domain continued after the cursor's host. One row more than the page; what is known of a host read
+    // for the page's rows only.
     async handle(q, m, params) {
       const limit = Math.max(1, intParam(params, 'limit', 1000, 10000));
       const cursor = params.get('cursor');
       const [afterDomain, afterHost] = cursor ? decodeCursor(cursor) : ['', ''];
       const active = params.get('active') !== 'false';
+      const shown = shownOf(params);
       const values = [m[1], afterDomain, afterHost];
       const program = params.get('program');
       const programCond = program ? `AND d.domain LIKE $${values.push(contains(program))}` : '';
       const [known] = await q('SELECT 1 FROM platforms WHERE slug = $1', [m[1]]);
       if (!known) throw new HttpError(404, 'unknown_platform', 'unknown platform');
-      const rows = await q(
-        `SELECT d.domain, h.host, h.is_active, h.sources
+      const k = knowledgeJoin(shown);
+      const page = `SELECT d.domain, h.host, h.is_active, h.sources${k.join ? ', h.id' : ''}
            FROM domains d JOIN hosts h ON h.domain_id = d.id
           WHERE d.platform_slug = $1 AND d.domain >= $2 ${programCond}
-            AND (d.domain > $2 OR h.host > $3) ${active ? 'AND h.is_active' : ''} AND ${LISTED}
-          ORDER BY d.domain, h.host LIMIT ${limit + 1}`,
+            AND (d.domain > $2 OR h.host > $3) ${active ? 'AND h.is_active' : ''}
+            ${LISTED[shown.scope].map((c) => `AND ${c}`).join(' ')}
+          ORDER BY d.domain, h.host LIMIT ${limit + 1}`;
+      const rows = await q(
+        k.join ? `SELECT p.*${k.columns} FROM (${page}) p ${k.join} ORDER BY p.domain, p.host` : page,
         values,
       );
       const data = rows
         .slice(0, limit)
-        .map((r) => ({ host: r.host, domain: r.domain, is_active: r.is_active, sources: sourcesOf(r.sources) }));
+        .map((r) =>
+          shownRow({ host: r.host, domain: r.domain, is_active: r.is_active, sources: sourcesOf(r.sources) }, r, shown),
+        );
       const last = data.at(-1);
       const nextCursor = rows.length > limit ? encodeCursor(last.domain, last.host) : null;
       return { data, meta: { count: data.length, limit, next_cursor: nextCursor, has_more: nextCursor !== null } };
@@ -529,26 +661,33 @@ const ROUTES = [
     async handle(q, m, params) {
       const limit = Math.max(1, intParam(params, 'limit', 500, 2000));
       const since = sinceOf(params);
+      const shown = shownOf(params);
       const [known] = await q('SELECT 1 FROM platforms WHERE slug = $1', [m[1]]);
       if (!known) throw new HttpError(404, 'unknown_platform', 'unknown platform');
+      const k = knowledgeJoin(shown);
       const rows = await q(
-        `SELECT p.*, ${INTEL_COLUMNS}
+        `SELECT p.*${k.columns}
            FROM (SELECT h.id, h.host, d.domain, h.first_seen_at, h.sources
                    FROM hosts h JOIN domains d ON d.id = h.domain_id
-                  WHERE h.first_seen_at >= $1 AND d.platform_slug = $2 AND ${FED}
+                  WHERE ${['h.first_seen_at >= $1', 'd.platform_slug = $2', ...FED[shown.scope]].join(' AND ')}
                   ORDER BY h.first_seen_at DESC, h.id DESC LIMIT ${limit}) p
-           LEFT JOIN host_intel k ON k.host_id = p.id
+           ${k.join}
           ORDER BY p.first_seen_at DESC, p.id DESC`,
         [since, m[1]],
       );
-      const data = rows.map((r) => ({
-        id: r.id,
-        host: r.host,
-        domain: r.domain,
-        first_seen_at: iso(r.first_seen_at),
-        sources: sourcesOf(r.sources),
-        ...intelOf(r),
-      }));
+      const data = rows.map((r) =>
+        shownRow(
+          {
+            id: r.id,
+            host: r.host,
+            domain: r.domain,
+            first_seen_at: iso(r.first_seen_at),
+            sources: sourcesOf(r.sources),
+          },
+          r,
+          shown,
+        ),
+      );
       return { data, meta: { since, count: data.length, limit } };
     },
   },
