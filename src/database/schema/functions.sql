@@ -77,7 +77,8 @@ AS $function$
           CASE WHEN bits & 1 <> 0 THEN 'ct' END,
           CASE WHEN bits & 2 <> 0 THEN 'crtsh' END,
           CASE WHEN bits & 4 <> 0 THEN 'dns' END,
-          CASE WHEN bits & 8 <> 0 THEN 'command' END], NULL)
+          CASE WHEN bits & 8 <> 0 THEN 'command' END,
+          CASE WHEN bits & 16 <> 0 THEN 'permute' END], NULL)
       $function$;
 
 CREATE OR REPLACE FUNCTION public.queue_event_deliveries()
