@@ -306,12 +306,15 @@ export async function inOwnProcess(file, exportName, args) {
   };
 }
 
-/** Writes bench/results/<name>.json with the machine and commit the figures come from. */
+/**
+ * Writes bench/results/<name>.json with the machine and commit the figures come from: the one checked out, unless
+ * the result names the one its build came from (`commit`).
+ */
 export function writeResult(name, result) {
   const full = {
     ...result,
     machine: { cpus: cpus().length, memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version },
-    commit: commitOf(),
+    commit: result.commit ?? commitOf(),
     at: new Date().toISOString(),
   };
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });

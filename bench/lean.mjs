@@ -14,7 +14,9 @@
 // Targets: default rows ≥ 1.0 × the floor's req/s and p99 ≤ 1.2 × before's; rows with the fields ≥ 1.0 × the
 // floor's with them, p99 ≤ its p99. Results: bench/results/lean-<hosts>-intel.json.
 // Usage: npm run build && node bench/lean.mjs   (BENCH_HOSTS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS,
-// BENCH_FIELDS (dns,http,takeover), BENCH_BEFORE_DIR, BENCH_ONLY: a regular expression on the sets' names)
+// BENCH_FIELDS (dns,http,takeover), BENCH_BEFORE_DIR, BENCH_ONLY: a regular expression on the sets' names,
+// BENCH_COMMIT: the commit dist/ was built from, when another is checked out by now)
+import { statSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { endpointsOf } from './endpoints.mjs';
 import {
@@ -156,6 +158,24 @@ const sides = [
   ['floor_fields', { base: floor.url, fields: true }],
 ];
 const results = [];
+const write = (complete) =>
+  writeResult(`lean-${hosts}-intel${only ? '-only' : ''}`, {
+    benchmark: 'lean',
+    hosts,
+    roots: Number(process.env.BENCH_ROOTS ?? DEFAULT_ROOTS),
+    seconds,
+    connections,
+    rounds,
+    fields,
+    only: only?.source ?? null,
+    // What is measured is dist/ as it was built, which may be older than the commit checked out by the time this is
+    // written: BENCH_COMMIT names the commit it was built from.
+    ...(process.env.BENCH_COMMIT ? { commit: process.env.BENCH_COMMIT } : {}),
+    dist_built_at: statSync(new URL('../dist/main.js', import.meta.url)).mtime.toISOString(),
+    before: { dir: beforeDir, head: commitOf(beforeDir) },
+    complete,
+    results,
+  });
 for (const set of sets) {
   const check = await compare(set);
   const measured = await inAlternatingRounds(sides, rounds, async ({ base, fields: asks }) => {
@@ -197,21 +217,12 @@ for (const set of sets) {
       ` | ÷ floor ${row.fields.rps_to_floor}, p99 ÷ floor ${row.fields.p99_to_floor}`,
   );
   if (check.first_difference) console.log(`  first difference: ${JSON.stringify(check.first_difference)}`);
+  // After every set, so that a run cut short keeps the sets it measured.
+  write(false);
 }
 
 // Written before the servers and copies go: a failure while cleaning up loses no figure.
-writeResult(`lean-${hosts}-intel${only ? '-only' : ''}`, {
-  benchmark: 'lean',
-  hosts,
-  roots: Number(process.env.BENCH_ROOTS ?? DEFAULT_ROOTS),
-  seconds,
-  connections,
-  rounds,
-  fields,
-  only: only?.source ?? null,
-  before: { dir: beforeDir, head: commitOf(beforeDir) },
-  results,
-});
+write(true);
 service.stop();
 before.stop();
 await floor.close();

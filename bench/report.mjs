@@ -569,8 +569,11 @@ const leanSection = [];
       const half = Math.floor(sorted.length / 2);
       return sorted.length % 2 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
     };
-    const sets = l.results.map(({ set, paths }) => {
+    // A run cut short (complete: false) gives the sets it measured.
+    const names = [...new Set(runs.flatMap((r) => r.results.map((x) => x.set)))];
+    const sets = names.map((set) => {
       const of = runs.map((r) => r.results.find((x) => x.set === set)).filter(Boolean);
+      const paths = of[0].paths;
       const rounds = of.flatMap((x) => x.rounds);
       const figures = (label) => ({
         rps: Math.round(mid(rounds.map((m) => m[label].rps))),
@@ -658,9 +661,13 @@ const leanSection = [];
         ]),
       ),
       '',
-      `${runs.length === 1 ? 'Run' : 'Runs'}: ${runs.map(run).join('; ')}; ${num(l.hosts)} hosts over ${num(l.roots)} ` +
-        `roots, every host with its knowledge; ${runs.reduce((n, r) => n + r.rounds, 0)} alternating rounds in all of ` +
-        `${l.seconds} s, ${l.connections} connections (medians of every round; ratios: the median of each round’s).`,
+      `${runs.length === 1 ? 'Run' : 'Runs'}: ` +
+        runs
+          .map((r) => `${run(r)}${r.complete === false ? `, cut short after ${r.results.length} set(s)` : ''}`)
+          .join('; ') +
+        `; ${num(l.hosts)} hosts over ${num(l.roots)} roots, every host with its knowledge; ${l.rounds} alternating ` +
+        `rounds a run of ${l.seconds} s, ${l.connections} connections, a set's rounds pooled over the runs (medians ` +
+        'of every round; ratios: the median of each round’s).',
     );
     const range = (xs) => (Math.min(...xs) === Math.max(...xs) ? `${xs[0]}` : `${Math.min(...xs)}–${Math.max(...xs)}`);
     const count = (ok) => `${sets.filter(ok).length} of ${sets.length} path sets`;
