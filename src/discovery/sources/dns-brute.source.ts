@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Environment } from '../../config/environment.js';
 import { mapLimit } from '../../common/concurrency.js';
 import { DEFAULT_WORDLIST } from './default-wordlist.js';
 import type { DnsResolver } from '../../intel/dns/dns-resolver.js';
-import { type DiscoverySource, type SliceBudget, type SourceSlice, SourceError } from './source.js';
+import { type DiscoverySource, type SliceBudget, type SourceSlice, SourceError, wildcardAnswers } from './source.js';
 
 interface Position {
   /** Next word to try. */
@@ -32,7 +31,10 @@ export class DnsBruteSource implements DiscoverySource {
 
   async run(domain: string, position: unknown, budget: SliceBudget): Promise<SourceSlice> {
     const words = this.wordlist();
-    const at = (position as Position | null) ?? { index: 0, wildcard: await this.wildcardAnswers(domain) };
+    const at = (position as Position | null) ?? {
+      index: 0,
+      wildcard: await wildcardAnswers(domain, PROBES, (n) => this.resolver.resolve(n)),
+    };
     const names: string[] = [];
     let index = at.index;
     while (index < words.length && Date.now() < budget.deadline && !budget.signal.aborted) {
@@ -46,15 +48,6 @@ export class DnsBruteSource implements DiscoverySource {
       index += batch.length;
     }
     return { names, next: index < words.length ? { index, wildcard: at.wildcard } : null };
-  }
-
-  private async wildcardAnswers(domain: string): Promise<string[]> {
-    const answers = new Set<string>();
-    for (let i = 0; i < PROBES; i++) {
-      const probe = await this.resolver.resolve(`sm-${randomBytes(8).toString('hex')}.${domain}`);
-      if (probe.status === 'yes') probe.addresses.forEach((a) => answers.add(a));
-    }
-    return [...answers];
   }
 
   private wordlist(): readonly string[] {

@@ -1,11 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import type { Environment } from '../../config/environment.js';
 import { mapLimit } from '../../common/concurrency.js';
 import type { DnsResolver } from '../../intel/dns/dns-resolver.js';
 import { zoneOf } from '../../hosts/store/wildcard.sql.js';
 import { type Candidate, candidatesFor, type Pattern } from '../permute/naming.js';
 import type { PermuteRepository, PermuteStats, Yields } from '../permute/permute.repository.js';
-import type { DiscoverySource, SliceBudget, SourceSlice, SourceTarget } from './source.js';
+import {
+  type DiscoverySource,
+  type SliceBudget,
+  type SourceSlice,
+  type SourceTarget,
+  wildcardAnswers,
+} from './source.js';
 
 interface Position {
   /** The candidates of this scan, best first: [host, pattern]. */
@@ -50,7 +55,9 @@ export class PermuteSource implements DiscoverySource {
       const zones = [...new Set(batch.map(([host]) => zoneOf(host)))].filter((z) => !(z in at.zones));
       const room = spend - at.stats.queries;
       if (room < zones.length * WILDCARD_PROBES + 2) break;
-      const echoes = await mapLimit(zones, this.env.DNS_CONCURRENCY, (zone) => this.wildcardAnswers(zone));
+      const echoes = await mapLimit(zones, this.env.DNS_CONCURRENCY, (zone) =>
+        wildcardAnswers(zone, WILDCARD_PROBES, (name) => this.resolver.addresses(name)),
+      );
       zones.forEach((zone, i) => (at.zones[zone] = echoes[i]));
       at.stats.queries += zones.length * WILDCARD_PROBES;
       // As many candidates as the budget leaves room for, keeping one query back for each one's confirmation.
@@ -124,14 +131,5 @@ export class PermuteSource implements DiscoverySource {
       zones: {},
       stats: { candidates: ranked.length, queries: 0, hits: 0 },
     };
-  }
-
-  private async wildcardAnswers(zone: string): Promise<string[]> {
-    const answers = new Set<string>();
-    for (let i = 0; i < WILDCARD_PROBES; i++) {
-      const probe = await this.resolver.addresses(`sm-${randomBytes(8).toString('hex')}.${zone}`);
-      if (probe.status === 'yes') probe.addresses.forEach((a) => answers.add(a));
-    }
-    return [...answers];
   }
 }

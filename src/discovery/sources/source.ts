@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { ScanSourceName } from '../../config/environment.js';
+import type { Resolution } from '../../intel/dns/dns-resolver.js';
 
 /** What one slice of a source produced, and where the next slice starts (null when the source is done). */
 export interface SourceSlice {
@@ -26,3 +28,20 @@ export interface DiscoverySource {
 
 /** A source that could not deliver; the scan ends in error with this message. */
 export class SourceError extends Error {}
+
+/**
+ * What `probes` random labels under a zone resolve to, asked one after another with `resolve`: a wildcard's
+ * answers, which a guessed name must not merely echo; empty when the zone has no wildcard.
+ */
+export async function wildcardAnswers(
+  zone: string,
+  probes: number,
+  resolve: (name: string) => Promise<Resolution>,
+): Promise<string[]> {
+  const answers = new Set<string>();
+  for (let i = 0; i < probes; i++) {
+    const probe = await resolve(`sm-${randomBytes(8).toString('hex')}.${zone}`);
+    if (probe.status === 'yes') probe.addresses.forEach((a) => answers.add(a));
+  }
+  return [...answers];
+}

@@ -140,6 +140,10 @@ function csvTextCell(value: string, first = value): string {
   return `CASE WHEN ascii(${first}) IN (${FORMULA_STARTS}) THEN '"''' ELSE '"' END || replace(${value}, '"', '""') || '"'`;
 }
 
+/** Addresses and a status are the same text in txt and csv: numbers the service parsed, never quoted. */
+const ADDRESSES_TEXT = `coalesce(${intel("array_to_string(coalesce(k.a, '{}') || coalesce(k.aaaa, '{}'), ' ')")}, '')`;
+const STATUS_TEXT = `coalesce(${intel('k.http_status')}::text, '')`;
+
 /**
  * Each flat field in txt and csv: empty text where nothing is known. In csv a probed title and a CNAME chain are
  * whatever a page or a DNS server under a monitored root said (a CNAME target may hold a comma or a quote: DNS
@@ -148,18 +152,12 @@ function csvTextCell(value: string, first = value): string {
  * character is a letter, a digit or `_`, and the rest are timestamps and booleans.
  */
 export const FIELD_TEXT: Record<FlatField, Record<'txt' | 'csv', string>> = {
-  ips: {
-    txt: `coalesce(${intel("array_to_string(coalesce(k.a, '{}') || coalesce(k.aaaa, '{}'), ' ')")}, '')`,
-    csv: `coalesce(${intel("array_to_string(coalesce(k.a, '{}') || coalesce(k.aaaa, '{}'), ' ')")}, '')`,
-  },
+  ips: { txt: ADDRESSES_TEXT, csv: ADDRESSES_TEXT },
   cname: {
     txt: `coalesce(${intel("array_to_string(k.cname, ' ')")}, '')`,
     csv: `coalesce(${intel(csvTextCell("array_to_string(k.cname, ' ')", 'k.cname[1]'))}, '')`,
   },
-  status: {
-    txt: `coalesce(${intel('k.http_status')}::text, '')`,
-    csv: `coalesce(${intel('k.http_status')}::text, '')`,
-  },
+  status: { txt: STATUS_TEXT, csv: STATUS_TEXT },
   title: {
     txt: `coalesce(${intel("translate(k.title, E'\\t', ' ')")}, '')`,
     csv: `coalesce(${intel(csvTextCell('k.title'))}, '')`,
