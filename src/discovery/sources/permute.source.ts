@@ -49,7 +49,6 @@ export class PermuteSource implements DiscoverySource {
     const names: string[] = [];
     const spend = this.env.PERMUTE_BUDGET;
     while (at.index < at.candidates.length && Date.now() < budget.deadline && !budget.signal.aborted) {
-      const before = names.length;
       const batch = at.candidates.slice(at.index, at.index + BATCH);
       // The batch's zones not checked yet: random labels under each, and what they answer is an echo.
       const zones = [...new Set(batch.map(([host]) => zoneOf(host)))].filter((z) => !(z in at.zones));
@@ -60,7 +59,7 @@ export class PermuteSource implements DiscoverySource {
       );
       zones.forEach((zone, i) => (at.zones[zone] = echoes[i]));
       at.stats.queries += zones.length * WILDCARD_PROBES;
-      // As many candidates as the budget leaves room for, keeping one query back for each one's confirmation.
+      // As many candidates as the budget leaves room for; a hit it leaves no room to confirm waits for the next scan.
       const asked = batch.slice(0, Math.max(0, spend - at.stats.queries));
       const answers = await mapLimit(asked, this.env.DNS_CONCURRENCY, ([host]) => this.resolver.addresses(host));
       at.stats.queries += asked.length;
@@ -89,6 +88,7 @@ export class PermuteSource implements DiscoverySource {
         const verdict = confirmed.get(host);
         if (verdict === 'yes') {
           y.hits++;
+          at.stats.hits++;
           names.push(host);
           return;
         }
@@ -99,7 +99,6 @@ export class PermuteSource implements DiscoverySource {
           misses.push(host);
         }
       });
-      at.stats.hits += names.length - before;
       await this.repository.recordBatch(target.domainId, misses, tally);
       at.index += asked.length;
       if (asked.length < batch.length) break; // the budget is spent
