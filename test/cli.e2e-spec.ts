@@ -397,6 +397,48 @@ describe('operator CLI', () => {
     }
   });
 
+  it('sources prints what each scan source did, and refuses a bad window or an untracked root', async () => {
+    await t.dataSource.query(`INSERT INTO domains (domain, platform_slug) VALUES ('sources-cli.test', 'self')`);
+    await t.dataSource.query(
+      `INSERT INTO scans (domain_id, trigger, status, started_at, finished_at, error, source_stats)
+       SELECT id, 'cron', s.status, now() - interval '1 hour', now(), s.error, s.stats::jsonb
+         FROM domains, (VALUES ('success', NULL, '{"crtsh": {"ms": 800, "names": 300, "seen": 20, "new": 5}}'),
+                               ('error', 'crtsh: HTTP 502 (after 3 attempts)', '{}')) s(status, error, stats)
+        WHERE domain = 'sources-cli.test'`,
+    );
+    const r = await cli('sources', '--domain', 'sources-cli.test', '--days', '7');
+    expect(r.code).toBe(0);
+    const [head, crtsh] = r.stdout.trim().split('\n');
+    expect(head.split(/\s+/)).toEqual([
+      'SOURCE',
+      'CONFIGURED',
+      'OK',
+      'FAILED',
+      'MS_MEDIAN',
+      'MS_P95',
+      'NAMES',
+      'SEEN',
+      'NEW',
+      'FLOODING',
+      'LAST_FAILURE',
+    ]);
+    expect(crtsh.split(/\s+/).slice(0, 10)).toEqual(['crtsh', 'yes', '1', '1', '800', '800', '300', '20', '5', 'yes']);
+    expect(crtsh).toMatch(/ crtsh: HTTP 502 \(after 3 attempts\)$/);
+    for (const args of [
+      ['--days', '0'],
+      ['--days', 'week'],
+      ['--domain', 'unknown.test'],
+      ['--domain', 'a..test'],
+    ]) {
+      const refused = await cli('sources', ...args);
+      expect({ args, code: refused.code, lines: refused.stderr.trim().split('\n').length }).toEqual({
+        args,
+        code: 1,
+        lines: 1,
+      });
+    }
+  });
+
   it('migrate reports an up-to-date schema', async () => {
     const r = await cli('migrate');
     expect(r.code).toBe(0);

@@ -125,6 +125,14 @@ const CASES: Record<string, Case[]> = {
     { status: 401, path: '/scans', key: 'none' },
     { status: 404, path: '/scans?domain=unknown.example' },
   ],
+  'GET /scans/sources': [
+    { status: 200, path: '/scans/sources' },
+    { status: 200, path: '/scans/sources?domain=example.com&days=7' },
+    { status: 400, path: '/scans/sources?days=0' },
+    { status: 400, path: '/scans/sources?domain=a..example' },
+    { status: 401, path: '/scans/sources', key: 'none' },
+    { status: 404, path: '/scans/sources?domain=unknown.example' },
+  ],
   'GET /scans/status': [
     { status: 200, path: '/scans/status' },
     { status: 401, path: '/scans/status', key: 'none' },

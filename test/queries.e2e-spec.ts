@@ -14,6 +14,7 @@ import { ScanClaimsRepository } from '../src/discovery/scan-claims.repository.js
 import { ScanStoreRepository } from '../src/discovery/scan-store.repository.js';
 import { PermuteRepository } from '../src/discovery/permute/permute.repository.js';
 import { ScansRepository } from '../src/discovery/scans.repository.js';
+import { SourceHealthRepository } from '../src/discovery/source-health.repository.js';
 import { DomainsRepository } from '../src/domains/domains.repository.js';
 import { EventsRepository } from '../src/events/events.repository.js';
 import { ExportRepository } from '../src/export/export.repository.js';
@@ -54,6 +55,7 @@ const REPOSITORIES = [
   ScanStoreRepository,
   ScansRepository,
   ScopeRulesRepository,
+  SourceHealthRepository,
   StatsRepository,
   StreamRepository,
   UsersRepository,

@@ -23,6 +23,7 @@ import {
 } from './domains.command.js';
 import { MigrateCommand } from './migrate.command.js';
 import { ScanCommand } from './scan.command.js';
+import { SourcesCommand } from './sources.command.js';
 import { SeedDemoCommand } from './seed-demo.command.js';
 import { DomainsImportCommand } from './import.command.js';
 import {
@@ -104,6 +105,7 @@ export class CliModule {
         DomainsListCommand,
         MigrateCommand,
         ScanCommand,
+        SourcesCommand,
         SeedDemoCommand,
         DomainsImportCommand,
         DomainsExcludeCommand,

@@ -127,6 +127,24 @@ export class ScanEnvironment {
   })
   PERMUTE_DEPTH: number;
 
+  @IntVar({
+    default: 60,
+    min: 0,
+    max: 86_400,
+    description:
+      'The permute source: seconds the hosts the CT follower finds for a root gather before they seed an event ' +
+      'scan of the permutations around them (0: at the next tick).',
+  })
+  PERMUTE_EVENT_SECONDS: number;
+
+  @IntVar({
+    default: 300,
+    min: 10,
+    max: 1_000_000,
+    description: 'The permute source: DNS queries an event scan (seeded by hosts just found) may cost at most.',
+  })
+  PERMUTE_EVENT_BUDGET: number;
+
   @ListVar({
     unset: '(DNS_SERVERS)',
     matches: DNS_SERVER,

@@ -123,12 +123,21 @@ export class CtLogsRepository {
         [pairs.map((p) => p.domainId), pairs.map((p) => p.host)],
       );
       if (counts.length > 0) {
+        // A root that gained hosts waits for the permutations they seed, when the permute source runs (an event
+        // scan, ScanClaimsRepository.startEvents).
         await affected(
           m,
           `UPDATE domains d SET total_subdomains = total_subdomains + c.added,
-                  active_subdomains = active_subdomains + c.added + c.back
+                  active_subdomains = active_subdomains + c.added + c.back,
+                  permute_due_at = CASE WHEN $4 AND c.added > 0 THEN coalesce(d.permute_due_at, now())
+                                        ELSE d.permute_due_at END
              FROM unnest($1::int[], $2::int[], $3::int[]) c(id, added, back) WHERE d.id = c.id`,
-          [counts.map((c) => c.domainId), counts.map((c) => c.newCount), counts.map((c) => c.reactivated)],
+          [
+            counts.map((c) => c.domainId),
+            counts.map((c) => c.newCount),
+            counts.map((c) => c.reactivated),
+            this.env.SCAN_SOURCES.includes('permute'),
+          ],
         );
       }
       const gained = counts.filter((c) => c.newCount > 0).map((c) => c.domainId);

@@ -30,6 +30,7 @@ import { FeedIndexCarriesActive1766200000000 } from '../../migrations/1766200000
 import { CustomPlanGuard1766300000000 } from '../../migrations/1766300000000-CustomPlanGuard.js';
 import { WebhookFields1766400000000 } from '../../migrations/1766400000000-WebhookFields.js';
 import { PermuteSource1766500000000 } from '../../migrations/1766500000000-PermuteSource.js';
+import { PermuteEvents1766600000000 } from '../../migrations/1766600000000-PermuteEvents.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -61,6 +62,7 @@ export const MIGRATIONS = [
   CustomPlanGuard1766300000000,
   WebhookFields1766400000000,
   PermuteSource1766500000000,
+  PermuteEvents1766600000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -69,6 +69,37 @@ export class ScanClaimsRepository {
     );
   }
 
+  /**
+   * Starts event scans: enabled roots whose hosts found by the CT follower have gathered for `gatherSeconds`
+   * (domains_permute_due_idx), each with its seeds' time and its mark cleared, in one statement. A root with a scan
+   * running waits; one whose scan another worker starts meanwhile loses the mark, and that scan's permute source
+   * reads every name the root holds anyway.
+   */
+  @GenerateSql({ params: ['host:1', 2, 300, 60] })
+  startEvents(workerId: string, limit: number, leaseSeconds: number, gatherSeconds: number): Promise<ActiveScan[]> {
+    if (limit <= 0) return Promise.resolve([]);
+    return rows<ActiveScan>(
+      this.db,
+      `WITH picked AS (
+         SELECT d.id, d.permute_due_at FROM domains d
+          WHERE d.permute_due_at <= now() - make_interval(secs => $4) AND d.enabled
+            AND NOT EXISTS (SELECT 1 FROM scans s WHERE s.domain_id = d.id AND s.status = 'running')
+          ORDER BY d.permute_due_at
+          LIMIT $2 FOR UPDATE OF d SKIP LOCKED
+       ), cleared AS (
+         UPDATE domains d SET permute_due_at = NULL FROM picked p WHERE d.id = p.id RETURNING d.id
+       ), started AS (
+         INSERT INTO scans (domain_id, trigger, status, lease_until, worker_id, seeds_from)
+         SELECT p.id, 'event', 'running', now() + make_interval(secs => $3), $1, p.permute_due_at
+           FROM picked p JOIN cleared c ON c.id = p.id
+         ON CONFLICT (domain_id) WHERE status = 'running' DO NOTHING
+         RETURNING *
+       )
+       SELECT ${ACTIVE_SCAN_COLUMNS} FROM started s JOIN domains d ON d.id = s.domain_id`,
+      [workerId, limit, leaseSeconds, gatherSeconds],
+    );
+  }
+
   /** Starts a scan an operator asked for (trigger cli); null when the domain already has one running. */
   @GenerateSql({ params: [2, 'host:1', 300] })
   async startNow(domainId: number, workerId: string, leaseSeconds: number): Promise<ActiveScan | null> {

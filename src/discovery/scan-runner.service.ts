@@ -1,6 +1,5 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Environment } from '../config/environment.js';
-import { randomBytes } from 'node:crypto';
 import { answerSeen, type DnsAnswer } from '../hosts/model/dns-answer.js';
 import { type ZoneAnswer, zoneOf } from '../hosts/store/wildcard.sql.js';
 import { HostProber } from '../intel/probe/host-prober.service.js';
@@ -13,9 +12,9 @@ import { CrtshSource } from './sources/crtsh.source.js';
 import { DnsBruteSource } from './sources/dns-brute.source.js';
 import { PermuteSource } from './sources/permute.source.js';
 import { PermuteRepository } from './permute/permute.repository.js';
-import { DnsResolver } from '../intel/dns/dns-resolver.js';
+import { DnsResolver, type Resolution } from '../intel/dns/dns-resolver.js';
 import { normalizeAll } from './sources/host-name.js';
-import { type DiscoverySource, SourceError } from './sources/source.js';
+import { type DiscoverySource, SourceError, wildcardAnswers } from './sources/source.js';
 
 /** Where a scan goes on: discovering with source n, checking liveness after a name, or committing. */
 export type ScanProgress =
@@ -40,7 +39,10 @@ const MAX_UNKNOWN_SHARE = 0.5;
 export class ScanRunner {
   private readonly logger = new Logger('Scans');
   private readonly resolver: DnsResolver;
+  /** A scan's sources in the order they run: permute last, so it learns from what the others found. */
   private readonly sources: DiscoverySource[];
+  /** An event scan's: permute alone (empty when SCAN_SOURCES leaves it out). */
+  private readonly eventSources: DiscoverySource[];
 
   constructor(
     private readonly env: Environment,
@@ -52,7 +54,11 @@ export class ScanRunner {
     @Optional() private readonly metrics?: Metrics,
   ) {
     this.resolver = new DnsResolver(env.DNS_SERVERS, env.DNS_TIMEOUT_MS);
-    this.sources = env.SCAN_SOURCES.map((name): DiscoverySource => {
+    const named = [
+      ...env.SCAN_SOURCES.filter((n) => n !== 'permute'),
+      ...env.SCAN_SOURCES.filter((n) => n === 'permute'),
+    ];
+    this.sources = named.map((name): DiscoverySource => {
       switch (name) {
         case 'crtsh':
           return new CrtshSource(env);
@@ -68,6 +74,7 @@ export class ScanRunner {
         }
       }
     });
+    this.eventSources = this.sources.filter((s) => s.name === 'permute');
   }
 
   async runSlice(scan: ActiveScan, signal: AbortSignal, deadline: number): Promise<SliceOutcome> {
@@ -108,14 +115,14 @@ export class ScanRunner {
     signal: AbortSignal,
     deadline: number,
   ): Promise<ScanProgress> {
-    const source = this.sources[at.source];
+    const source = (scan.trigger === 'event' ? this.eventSources : this.sources)[at.source];
     if (!source) return this.env.RESOLVE === 'on' ? { phase: 'resolve', after: null } : { phase: 'commit' };
     const started = performance.now();
     const slice = await source.run(
       scan.domain,
       at.position,
       { deadline, signal },
-      { domainId: scan.domainId, scanId: scan.id },
+      { domainId: scan.domainId, scanId: scan.id, seedsFrom: scan.seedsFrom },
     );
     const { hosts, dropped } = normalizeAll(slice.names, scan.domain);
     const next: ScanProgress =
@@ -140,13 +147,14 @@ export class ScanRunner {
     }
     if (revealers.size === 0) return [];
     const zones = (await this.store.zonesToCheck(scan, [...revealers.keys()])).slice(0, ZONES_PER_BATCH);
+    // A and AAAA both: a host's wildcard flag compares all its addresses with its zone's.
+    const both = async (name: string): Promise<Resolution> => {
+      const probe = await this.resolver.answer(name);
+      return probe.status === 'resolved' ? { status: 'yes', addresses: [...probe.a, ...probe.aaaa] } : { status: 'no' };
+    };
     return mapLimit(zones, this.env.DNS_CONCURRENCY, async (zone) => {
-      const found = new Set<string>();
-      for (let i = 0; i < WILDCARD_PROBES; i++) {
-        const probe = await this.resolver.answer(`sm-${randomBytes(8).toString('hex')}.${zone}`);
-        if (probe.status === 'resolved') [...probe.a, ...probe.aaaa].forEach((x) => found.add(x));
-      }
-      return { zone, answers: [...found].sort(), revealedBy: revealers.get(zone) ?? null };
+      const answers = await wildcardAnswers(zone, WILDCARD_PROBES, both);
+      return { zone, answers: answers.sort(), revealedBy: revealers.get(zone) ?? null };
     });
   }
 

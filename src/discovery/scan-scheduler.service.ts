@@ -17,7 +17,8 @@ const JOB = 'scan-worker';
 
 /**
  * The scheduled worker: on each tick it takes up to SCAN_CONCURRENCY scans — running ones waiting for their
- * next slice first, then queued and due domains — and runs one slice of each. Ticks never overlap in a
+ * next slice first, then event scans (permutations seeded by hosts the CT follower found, at most half the free
+ * slots), then queued and due domains — and runs one slice of each. Ticks never overlap in a
  * process; processes coordinate only through the database.
  */
 @Injectable()
@@ -74,8 +75,18 @@ export class ScanScheduler implements OnApplicationBootstrap, OnApplicationShutd
       await this.giveBackInterrupted();
       await this.claims.failExhausted();
       const resumed = await this.claims.claimRunning(this.workerId, capacity, lease);
-      const fresh = await this.claims.startDue(this.workerId, capacity - resumed.length, lease, interval);
-      claimed = [...resumed, ...fresh];
+      // Event scans are small and about being first, but never take every free slot from the scheduled ones.
+      const events = this.env.SCAN_SOURCES.includes('permute')
+        ? await this.claims.startEvents(
+            this.workerId,
+            Math.ceil((capacity - resumed.length) / 2),
+            lease,
+            this.env.PERMUTE_EVENT_SECONDS,
+          )
+        : [];
+      const taken = resumed.length + events.length;
+      const fresh = await this.claims.startDue(this.workerId, capacity - taken, lease, interval);
+      claimed = [...resumed, ...events, ...fresh];
     } catch (e) {
       this.logger.warn(`tick skipped, the database is not answering: ${(e as Error).message}`);
       return { skipped: true, outcomes: [] };

@@ -22,10 +22,12 @@ export interface ActiveScan {
   /** ISO timestamp with microseconds: hosts not seen since then are inactive when the scan completes. */
   startedAt: string;
   attempts: number;
+  /** An event scan's seeds are the root's hosts first seen since then (ISO, microseconds); null for the others. */
+  seedsFrom: string | null;
 }
 
 export const ACTIVE_SCAN_COLUMNS = `s.id, s.domain_id AS "domainId", d.domain, s.trigger, s.progress,
-  ${isoSql('s.started_at')} AS "startedAt", s.attempts`;
+  ${isoSql('s.started_at')} AS "startedAt", s.attempts, ${isoSql('s.seeds_from')} AS "seedsFrom"`;
 
 /** The running scan the generated queries (src/queries) are written for: test/queries.e2e-spec.ts makes it. */
 const SCAN = {
@@ -36,6 +38,7 @@ const SCAN = {
   progress: {},
   startedAt: '2026-01-01T00:00:00.000000Z',
   attempts: 1,
+  seedsFrom: null,
 };
 
 /**
@@ -120,7 +123,10 @@ export class ScanStoreRepository {
     return zonesToCheck(this.db, scan.domainId, zones, scan.startedAt);
   }
 
-  /** Staged names, then known hosts, after a name in host order: the liveness phase walks these in slices. */
+  /**
+   * Staged names, then known hosts, after a name in host order: the liveness phase walks these in slices. An event
+   * scan checks only the names it staged: it looked at a few names, not the root.
+   */
   @GenerateSql({ name: 'first', params: [SCAN, null, 500] }, { name: 'next', params: [SCAN, 'api.example.com', 500] })
   candidates(scan: ActiveScan, after: string | null, limit: number): Promise<{ host: string; known: boolean }[]> {
     return rows(
@@ -128,16 +134,16 @@ export class ScanStoreRepository {
       `SELECT host, bool_or(known) AS known FROM (
          SELECT host, false AS known FROM scan_names WHERE scan_id = $1 AND host > $3
          UNION ALL
-         SELECT host, true AS known FROM hosts WHERE domain_id = $2 AND host > $3
+         SELECT host, true AS known FROM hosts WHERE domain_id = $2 AND host > $3 AND $5
        ) c GROUP BY host ORDER BY host LIMIT $4`,
-      [scan.id, scan.domainId, after ?? '', limit],
+      [scan.id, scan.domainId, after ?? '', limit, scan.trigger !== 'event'],
     );
   }
 
   /**
    * Completes a scan in one transaction: commits the staged names when liveness is off, marks every
-   * active host the scan did not see inactive, refreshes the domain's counters and last-scan fields, and
-   * drops the staging rows. Returns the scan's final counts.
+   * active host the scan did not see inactive (not after an event scan, which looked at a few names only),
+   * refreshes the domain's counters and last-scan fields, and drops the staging rows. Returns the scan's final counts.
    */
   @GenerateSql({ params: [SCAN, true] })
   finishSuccess(scan: ActiveScan, commitStaged: boolean) {
@@ -153,11 +159,11 @@ export class ScanStoreRepository {
         m,
         `WITH gone AS (
            UPDATE hosts SET is_active = false
-            WHERE domain_id = $1 AND is_active AND last_seen_at < $2::timestamptz RETURNING id
+            WHERE domain_id = $1 AND is_active AND last_seen_at < $2::timestamptz AND $3 RETURNING id
          ), events AS (
            INSERT INTO host_events (type, host_id, domain_id) SELECT 'host_gone', id, $1 FROM gone
          ) SELECT count(*)::int AS inactive FROM gone`,
-        [scan.domainId, scan.startedAt],
+        [scan.domainId, scan.startedAt, scan.trigger !== 'event'],
       );
       await this.recordSourceYields(m, scan);
       const [final] = await rows<{
@@ -222,7 +228,10 @@ export class ScanStoreRepository {
     });
   }
 
-  /** The domain's last-scan fields and live counters after a scan, and the scan's staging rows dropped. */
+  /**
+   * The domain's live counters and last-scan fields after a scan, and the scan's staging rows dropped. The last scan
+   * of a root stays its last scan of every name: an event scan's end leaves those fields as they were.
+   */
   private async closeScan(
     m: EntityManager,
     scan: ActiveScan,
@@ -231,12 +240,14 @@ export class ScanStoreRepository {
   ): Promise<void> {
     await rows(
       m,
-      `UPDATE domains SET last_scanned_at = now(), last_scan_status = $2, new_subdomains_last_scan = $3,
+      `UPDATE domains SET last_scanned_at = CASE WHEN $4 THEN now() ELSE last_scanned_at END,
+              last_scan_status = CASE WHEN $4 THEN $2 ELSE last_scan_status END,
+              new_subdomains_last_scan = CASE WHEN $4 THEN $3 ELSE new_subdomains_last_scan END,
               total_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1),
               active_subdomains = (SELECT count(*) FROM hosts WHERE domain_id = $1 AND is_active),
               updated_at = now()
         WHERE id = $1`,
-      [scan.domainId, status, newCount],
+      [scan.domainId, status, newCount, scan.trigger !== 'event'],
     );
     await rows(m, `DELETE FROM scan_names WHERE scan_id = $1`, [scan.id]);
   }

@@ -8,13 +8,18 @@ import { ListScansQuery } from './dto/list-scans.query.js';
 import { QueueScanDto } from './dto/queue-scan.dto.js';
 import { QueuedScanDto, RescanAllDto, ScanDto, WorkerStatusDto } from './dto/scan.dto.js';
 import { ScansService } from './scans.service.js';
+import { SourceHealthDto, SourceHealthMetaDto, SourceHealthQuery } from './dto/source-health.dto.js';
+import { SourceHealthService } from './source-health.service.js';
 import { CachedAggregate } from '../common/http/conditional-get.js';
 
 @ApiTags('Scans')
 @RequireScope('read')
 @Controller('scans')
 export class ScansController {
-  constructor(private readonly scans: ScansService) {}
+  constructor(
+    private readonly scans: ScansService,
+    private readonly health: SourceHealthService,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -38,6 +43,25 @@ export class ScansController {
   @ApiEnvelope(WorkerStatusDto)
   status() {
     return this.scans.status();
+  }
+
+  @Get('sources')
+  @CachedAggregate()
+  @ApiOperation({
+    summary: 'What each discovery source is worth: successes, failures, latency and hosts found, by day',
+    description:
+      'Over the scans that started in the last `days` (of one root with `domain`): per source, the scans that ran it ' +
+      'and succeeded, those that ended in its error (and the last message), the median and 95th percentile of the ' +
+      'time its slices took a scan, the names it reported, how many of them the scans saw (resolved, with ' +
+      'RESOLVE=on) and how many were new, the same by day, and `flooding` when it reported at least 100 names of ' +
+      'which fewer than half resolved. The sources SCAN_SOURCES runs come first, in its order. The CT follower, which ' +
+      'is no scan source, is at GET /ct/logs.',
+  })
+  @ApiEnvelope(SourceHealthDto, { isArray: true, meta: SourceHealthMetaDto })
+  @ApiErrors('invalid_query', 'invalid_domain', 'not_found')
+  async sources(@Query() query: SourceHealthQuery) {
+    const { data, meta } = await this.health.report(query.days, query.domain);
+    return envelope(data, meta);
   }
 
   @Get(':id')

@@ -257,7 +257,12 @@ GROUP BY
 UPDATE domains d
 SET
   total_subdomains = total_subdomains + c.added,
-  active_subdomains = active_subdomains + c.added + c.back
+  active_subdomains = active_subdomains + c.added + c.back,
+  permute_due_at = CASE
+    WHEN $4
+    AND c.added > 0 THEN coalesce(d.permute_due_at, now())
+    ELSE d.permute_due_at
+  END
 FROM
   unnest($1::INT[], $2::INT[], $3::INT[]) c (id, added, back)
 WHERE

@@ -15,6 +15,7 @@ SELECT
   "DomainEntity"."last_scan_status" AS "DomainEntity_last_scan_status",
   "DomainEntity"."next_scan_at" AS "DomainEntity_next_scan_at",
   "DomainEntity"."queued_at" AS "DomainEntity_queued_at",
+  "DomainEntity"."permute_due_at" AS "DomainEntity_permute_due_at",
   "DomainEntity"."created_at" AS "DomainEntity_created_at",
   "DomainEntity"."updated_at" AS "DomainEntity_updated_at"
 FROM
@@ -285,6 +286,7 @@ SELECT
   "DomainEntity"."last_scan_status" AS "DomainEntity_last_scan_status",
   "DomainEntity"."next_scan_at" AS "DomainEntity_next_scan_at",
   "DomainEntity"."queued_at" AS "DomainEntity_queued_at",
+  "DomainEntity"."permute_due_at" AS "DomainEntity_permute_due_at",
   "DomainEntity"."created_at" AS "DomainEntity_created_at",
   "DomainEntity"."updated_at" AS "DomainEntity_updated_at"
 FROM

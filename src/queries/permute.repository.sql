@@ -15,6 +15,20 @@ FROM
 WHERE
   scan_id = $2;
 
+-- PermuteRepository.seeds
+SELECT
+  host
+FROM
+  hosts
+WHERE
+  domain_id = $1
+  AND first_seen_at >= $2::timestamptz
+  AND sources & 16 = 0
+ORDER BY
+  first_seen_at DESC
+LIMIT
+  $3;
+
 -- PermuteRepository.recentlyTried
 SELECT
   host

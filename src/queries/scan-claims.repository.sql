@@ -44,7 +44,8 @@ SELECT
   s.trigger,
   s.progress,
   to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "startedAt",
-  s.attempts
+  s.attempts,
+  to_char(s.seeds_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "seedsFrom"
 FROM
   taken s
   JOIN domains d ON d.id = s.domain_id;
@@ -122,7 +123,78 @@ SELECT
   s.trigger,
   s.progress,
   to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "startedAt",
-  s.attempts
+  s.attempts,
+  to_char(s.seeds_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "seedsFrom"
+FROM
+  started s
+  JOIN domains d ON d.id = s.domain_id;
+
+-- ScanClaimsRepository.startEvents
+WITH
+  picked AS (
+    SELECT
+      d.id,
+      d.permute_due_at
+    FROM
+      domains d
+    WHERE
+      d.permute_due_at <= now() - make_interval(secs => $4)
+      AND d.enabled
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          scans s
+        WHERE
+          s.domain_id = d.id
+          AND s.status = 'running'
+      )
+    ORDER BY
+      d.permute_due_at
+    LIMIT
+      $2
+    FOR UPDATE OF
+      d SKIP LOCKED
+  ),
+  cleared AS (
+    UPDATE domains d
+    SET
+      permute_due_at = NULL
+    FROM
+      picked p
+    WHERE
+      d.id = p.id
+    RETURNING
+      d.id
+  ),
+  started AS (
+    INSERT INTO
+      scans (domain_id, trigger, status, lease_until, worker_id, seeds_from)
+    SELECT
+      p.id,
+      'event',
+      'running',
+      now() + make_interval(secs => $3),
+      $1,
+      p.permute_due_at
+    FROM
+      picked p
+      JOIN cleared c ON c.id = p.id
+    ON CONFLICT (domain_id)
+    WHERE
+      status = 'running' DO NOTHING
+    RETURNING
+      *
+  )
+SELECT
+  s.id,
+  s.domain_id AS "domainId",
+  d.domain,
+  s.trigger,
+  s.progress,
+  to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "startedAt",
+  s.attempts,
+  to_char(s.seeds_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "seedsFrom"
 FROM
   started s
   JOIN domains d ON d.id = s.domain_id;
@@ -147,7 +219,8 @@ SELECT
   s.trigger,
   s.progress,
   to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "startedAt",
-  s.attempts
+  s.attempts,
+  to_char(s.seeds_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "seedsFrom"
 FROM
   started s
   JOIN domains d ON d.id = s.domain_id;

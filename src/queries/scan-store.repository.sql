@@ -475,6 +475,7 @@ FROM
     WHERE
       domain_id = $2
       AND host > $3
+      AND $5
   ) c
 GROUP BY
   host
@@ -506,6 +507,7 @@ FROM
     WHERE
       domain_id = $2
       AND host > $3
+      AND $5
   ) c
 GROUP BY
   host
@@ -736,6 +738,7 @@ WITH
       domain_id = $1
       AND is_active
       AND last_seen_at < $2::timestamptz
+      AND $3
     RETURNING
       id
   ),
@@ -821,9 +824,18 @@ RETURNING
   dropped_count AS dropped;
 UPDATE domains
 SET
-  last_scanned_at = now(),
-  last_scan_status = $2,
-  new_subdomains_last_scan = $3,
+  last_scanned_at = CASE
+    WHEN $4 THEN now()
+    ELSE last_scanned_at
+  END,
+  last_scan_status = CASE
+    WHEN $4 THEN $2
+    ELSE last_scan_status
+  END,
+  new_subdomains_last_scan = CASE
+    WHEN $4 THEN $3
+    ELSE new_subdomains_last_scan
+  END,
   total_subdomains = (
     SELECT
       count(*)
@@ -926,9 +938,18 @@ WHERE
   id = $1;
 UPDATE domains
 SET
-  last_scanned_at = now(),
-  last_scan_status = $2,
-  new_subdomains_last_scan = $3,
+  last_scanned_at = CASE
+    WHEN $4 THEN now()
+    ELSE last_scanned_at
+  END,
+  last_scan_status = CASE
+    WHEN $4 THEN $2
+    ELSE last_scan_status
+  END,
+  new_subdomains_last_scan = CASE
+    WHEN $4 THEN $3
+    ELSE new_subdomains_last_scan
+  END,
   total_subdomains = (
     SELECT
       count(*)

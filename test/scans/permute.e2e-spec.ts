@@ -1,7 +1,10 @@
+import { x509Leaf } from '../fixtures/ct-certs.js';
+import { LoopbackCtLog } from '../fixtures/ct-log.js';
 import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
 import { seedDomain } from '../fixtures/data.js';
 import { LoopbackDns } from '../fixtures/dns-server.js';
 import { type TestApp, bearer, startTestApp } from '../fixtures/test-app.js';
+import { waitFor } from '../fixtures/wait.js';
 import { NEVER, tickUntilIdle } from '../fixtures/worker.js';
 
 /**
@@ -10,6 +13,7 @@ import { NEVER, tickUntilIdle } from '../fixtures/worker.js';
  */
 describe('the permute source', () => {
   let crt: LoopbackCrtsh;
+  let log: LoopbackCtLog; // the CT follower's: a host it finds seeds an event scan
   let resolver: LoopbackDns; // DNS_SERVERS: answers, one of them a one-off that the trusted server does not give
   let trusted: LoopbackDns; // DNS_TRUSTED_SERVERS
   let t: TestApp;
@@ -18,6 +22,7 @@ describe('the permute source', () => {
 
   beforeAll(async () => {
     crt = await new LoopbackCrtsh().start();
+    log = await new LoopbackCtLog().start();
     resolver = await new LoopbackDns().start();
     trusted = await new LoopbackDns().start();
     t = await startTestApp({
@@ -31,12 +36,17 @@ describe('the permute source', () => {
       DNS_TIMEOUT_MS: 300,
       SOURCE_ATTEMPTS: 1,
       PERMUTE_BUDGET: BUDGET,
+      CT_LOGS: [log.url],
+      CT_START: 'start',
+      CT_POLL_SECONDS: 1,
+      PERMUTE_EVENT_SECONDS: 0,
     });
     auth = bearer(await t.token(['read', 'write']));
   });
   afterAll(async () => {
     await t.close();
     await crt.close();
+    await log.stop();
     await resolver.close();
     await trusted.close();
   });
@@ -137,5 +147,119 @@ describe('the permute source', () => {
     expect(candidates).toBe(BUDGET);
     expect(queries).toBeLessThanOrEqual(BUDGET);
     expect(queries).toBeGreaterThan(BUDGET - 10);
+  });
+
+  it('seeds permutations around a host the CT follower finds, in an event scan that touches nothing else', async () => {
+    const named = ['app-1.event.test', 'app-2.event.test', 'www.event.test'];
+    named.forEach((h, i) => record(h, `192.0.2.${20 + i}`));
+    crt.names.set('event.test', named);
+    await seedDomain(t, { domain: 'event.test', platform: 'hackerone' });
+    expect(await tickUntilIdle(t)).toMatchObject([{ status: 'success', new: 3 }]);
+    const before = (await t.get('/domains/event.test', auth)).body.data;
+
+    // Then a certificate names a host of a new word, whose environment siblings only DNS holds. www stops
+    // resolving: an event scan proves no host gone, a root's scan would.
+    record('shop-dev.event.test', '198.51.100.20');
+    record('shop-prod.event.test', '198.51.100.21');
+    resolver.records.delete('www.event.test');
+    log.append(x509Leaf({ dns: ['shop-dev.event.test'] }));
+    await waitFor(
+      'the CT follower to record shop-dev.event.test',
+      async () => (await hosts('event.test')).some(([host]) => host === 'shop-dev.event.test') || undefined,
+    );
+    expect(await tickUntilIdle(t)).toMatchObject([{ status: 'success', new: 1, inactive: 0 }]);
+
+    expect(await hosts('event.test')).toEqual(
+      expect.arrayContaining([
+        ['shop-dev.event.test', 'ct'],
+        ['shop-prod.event.test', 'permute'],
+        ['www.event.test', 'crtsh'],
+      ]),
+    );
+    const scan = await lastScan('event.test');
+    expect(scan).toMatchObject({ trigger: 'event', status: 'success', new_count: 1, inactive_count: 0 });
+    expect(scan.source_stats).toEqual({
+      permute: {
+        ms: expect.any(Number),
+        names: 1,
+        seen: 1,
+        new: 1,
+        candidates: expect.any(Number),
+        queries: expect.any(Number),
+        hits: 1,
+      },
+    });
+    // Only what the seed suggests: its word with other environments (shop-…), the root's words in its place (…-dev).
+    const tried = await t.dataSource.query(
+      `SELECT host FROM permute_tried p JOIN domains d ON d.id = p.domain_id
+        WHERE d.domain = 'event.test' AND p.tried_at >= $1`,
+      [scan.started_at],
+    );
+    expect(tried.length).toBeGreaterThan(5);
+    for (const { host } of tried as { host: string }[])
+      expect([host, host.startsWith('shop') || host.endsWith('-dev.event.test')]).toEqual([host, true]);
+    // The root's last scan is still its last scan of every name.
+    const after = (await t.get('/domains/event.test', auth)).body.data;
+    expect(after).toMatchObject({
+      last_scanned_at: before.last_scanned_at,
+      new_subdomains_last_scan: before.new_subdomains_last_scan,
+      total_subdomains: before.total_subdomains + 2,
+      stats: { active: before.stats.active + 2, inactive: 0 },
+    });
+    // The mark is cleared: the next tick has nothing to do.
+    expect(await tickUntilIdle(t)).toEqual([]);
+  });
+
+  it('tells what each source is worth: successes, failures, time, names, seen, new, and a source that floods', async () => {
+    // crt.sh names 120 hosts of which none resolves (it floods), then fails the next scan.
+    crt.names.set(
+      'health.test',
+      Array.from({ length: 120 }, (_, i) => `ghost-${i}.health.test`),
+    );
+    await seedDomain(t, { domain: 'health.test', platform: 'hackerone' });
+    expect(await tickUntilIdle(t)).toMatchObject([{ status: 'success', new: 0 }]);
+    crt.failures.set('health.test', 1);
+    await t.post('/scans', { domain: 'health.test' }, auth);
+    expect(await tickUntilIdle(t)).toMatchObject([{ status: 'error' }]);
+
+    const r = await t.get('/scans/sources?domain=health.test&days=7', auth);
+    expect(r.status).toBe(200);
+    expect(r.body.meta).toEqual({ days: 7, domain: 'health.test', since: expect.any(String) });
+    const today = new Date().toISOString().slice(0, 10);
+    expect(r.body.data).toEqual([
+      {
+        source: 'crtsh',
+        configured: true,
+        successes: 1,
+        failures: 1,
+        last_failure: expect.stringMatching(/^crtsh: HTTP 502/),
+        last_failure_at: expect.any(String),
+        ms_median: expect.any(Number),
+        ms_p95: expect.any(Number),
+        names: 120,
+        seen: 0,
+        new: 0,
+        flooding: true,
+        days: [{ day: today, successes: 1, failures: 1, names: 120, new: 0 }],
+      },
+      expect.objectContaining({ source: 'permute', configured: true, successes: 1, failures: 0, flooding: false }),
+    ]);
+    // Every root's scans: the permute hosts the other tests found count, and no source floods but crt.sh here.
+    const all = (await t.get('/scans/sources', auth)).body;
+    expect(all.meta).toMatchObject({ days: 30, domain: null });
+    const permute = all.data.find((s: { source: string }) => s.source === 'permute');
+    expect(permute.new).toBeGreaterThanOrEqual(4);
+    expect(permute.names).toBe(permute.seen);
+
+    for (const [query, status, code] of [
+      ['days=0', 400, 'invalid_query'],
+      ['days=366', 400, 'invalid_query'],
+      ['days=1.5', 400, 'invalid_query'],
+      ['domain=unknown.test', 404, 'not_found'],
+      ['domain=a..test', 400, 'invalid_domain'],
+    ] as const) {
+      const bad = await t.get(`/scans/sources?${query}`, auth);
+      expect([query, bad.status, bad.body.error?.code]).toEqual([query, status, code]);
+    }
   });
 });

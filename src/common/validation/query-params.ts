@@ -69,22 +69,39 @@ export function OffsetParam(): PropertyDecorator {
   );
 }
 
-/** `hours`: the look-back window, default 24; `since` overrides it. */
-export function HoursParam(): PropertyDecorator {
+/** An integer parameter from `min` to `max` (its message says so), with its default. */
+function BoundedIntParam(
+  name: string,
+  bounds: { min: number; max: number; default: number; description: string },
+): PropertyDecorator {
+  const message = `${name} must be an integer from ${bounds.min} to ${bounds.max}`;
   return applyDecorators(
     ApiPropertyOptional({
       type: 'integer',
-      minimum: 1,
-      maximum: MAX_HOURS,
-      default: DEFAULT_HOURS,
-      description: 'Look-back window in hours (ignored when since is given)',
+      minimum: bounds.min,
+      maximum: bounds.max,
+      default: bounds.default,
+      description: bounds.description,
     }),
     Transform(({ value }: { value: unknown }) => (single(value) && NON_NEGATIVE.test(value) ? Number(value) : value)),
-    Min(1, { message: `hours must be an integer from 1 to ${MAX_HOURS}` }),
-    Max(MAX_HOURS, { message: `hours must be an integer from 1 to ${MAX_HOURS}` }),
-    IsInt({ message: `hours must be an integer from 1 to ${MAX_HOURS}` }),
+    Min(bounds.min, { message }),
+    Max(bounds.max, { message }),
+    IsInt({ message }),
   );
 }
+
+/** `hours`: the look-back window, default 24; `since` overrides it. */
+export const HoursParam = (): PropertyDecorator =>
+  BoundedIntParam('hours', {
+    min: 1,
+    max: MAX_HOURS,
+    default: DEFAULT_HOURS,
+    description: 'Look-back window in hours (ignored when since is given)',
+  });
+
+/** `days`: a look-back window in days. */
+export const DaysParam = (defaultValue: number, max: number, description: string): PropertyDecorator =>
+  BoundedIntParam('days', { min: 1, max, default: defaultValue, description });
 
 // ISO 8601 date or date-time, 'T' or a space between, 'Z' or 'z' or an offset (+hh:mm, +hhmm); none is UTC.
 const ISO_8601 =

@@ -9,7 +9,9 @@ export class ScanDto {
 
   @ApiProperty({
     enum: SCAN_TRIGGERS,
-    description: 'cron: scheduled; api: queued with POST /scans; cli: run by an operator',
+    description:
+      'cron: scheduled; api: queued with POST /scans; cli: run by an operator; event: permutations seeded by hosts ' +
+      'the CT follower just found (SCAN_SOURCES with permute)',
   })
   trigger: string;
 

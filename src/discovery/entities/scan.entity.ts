@@ -1,13 +1,13 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { DomainEntity } from '../../domains/entities/domain.entity.js';
 
-export const SCAN_TRIGGERS = ['cron', 'api', 'cli'] as const;
+export const SCAN_TRIGGERS = ['cron', 'api', 'cli', 'event'] as const;
 export type ScanTrigger = (typeof SCAN_TRIGGERS)[number];
 export const SCAN_STATUSES = ['running', 'success', 'error'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
 
 @Entity('scans')
-@Check('scans_trigger_check', `trigger IN ('cron', 'api', 'cli')`)
+@Check('scans_trigger_check', `trigger IN ('cron', 'api', 'cli', 'event')`)
 @Check('scans_status_check', `status IN ('running', 'success', 'error')`)
 @Index('scans_started_idx', { synchronize: false })
 @Index('scans_domain_idx', { synchronize: false })
@@ -56,6 +56,10 @@ export class ScanEntity {
   /** What each source that keeps counters did (the permute source: candidates, queries, hits). */
   @Column('jsonb', { name: 'source_stats', default: () => "'{}'" })
   sourceStats: Record<string, Record<string, number>>;
+
+  /** An event scan's seeds: the root's hosts first seen since then (null for every other scan). */
+  @Column('timestamptz', { name: 'seeds_from', nullable: true })
+  seedsFrom: Date | null;
 
   /** Until when the worker in worker_id holds the scan; null while it waits for its next slice. */
   @Column('timestamptz', { name: 'lease_until', nullable: true })

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { affected, rows } from '../../database/sql.js';
 import { GenerateSql } from '../../database/generate-sql.js';
 import type { Pattern } from './naming.js';
+import { SOURCE_BITS } from '../../hosts/model/host-sources.js';
 
 /** Tries and hits of each pattern on a root. */
 export type Yields = Partial<Record<Pattern, { tried: number; hits: number }>>;
@@ -16,6 +17,8 @@ export interface PermuteStats {
 }
 
 const SCAN_ID = '00000000-0000-4000-8000-000000000001';
+/** Hosts an event scan seeds from at most: a burst of thousands is a root's scan's work, not an event's. */
+const SEEDS = 500;
 
 /** The permute source's reads and writes: what a root holds, what was tried, what each pattern yields. */
 @Injectable()
@@ -35,6 +38,21 @@ export class PermuteRepository {
       [domainId, scanId],
     );
     return found.map((r) => r.host);
+  }
+
+  /**
+   * An event scan's seeds: the root's hosts first seen since `since` that permute did not find itself
+   * (hosts_domain_feed_idx), at most SEEDS of them, the newest first.
+   */
+  @GenerateSql({ params: [1, '2026-01-01T00:00:00.000000Z'] })
+  async seeds(domainId: number, since: string): Promise<Set<string>> {
+    const found = await rows<{ host: string }>(
+      this.db,
+      `SELECT host FROM hosts WHERE domain_id = $1 AND first_seen_at >= $2::timestamptz AND sources & ${SOURCE_BITS.permute} = 0
+        ORDER BY first_seen_at DESC LIMIT $3`,
+      [domainId, since, SEEDS],
+    );
+    return new Set(found.map((r) => r.host));
   }
 
   /** The names tried on the root within `days` that did not resolve (permute_tried's primary key). */

@@ -19,6 +19,8 @@ interface Position {
   /** What random labels under each zone checked so far answer (empty: no wildcard). */
   zones: Record<string, string[]>;
   stats: PermuteStats;
+  /** The queries the scan may send: PERMUTE_BUDGET, or PERMUTE_EVENT_BUDGET for an event scan. */
+  budget: number;
 }
 
 /** Candidates resolved a batch, and random labels asked per zone for its wildcard answer. */
@@ -32,7 +34,8 @@ const WILDCARD_PROBES = 2;
  * servers), and is reported only when both answer with an address that is not its zone's wildcard answer, so a
  * flaky or poisoned resolver cannot fill the table. A candidate that does not resolve is not tried again for
  * PERMUTE_RETRY_DAYS; one whose lookup failed is (it was not answered). Each pattern's hit rate on the root steers
- * the next scan's ranking.
+ * the next scan's ranking. An event scan (hosts the CT follower just found) asks only what those hosts suggest,
+ * within PERMUTE_EVENT_BUDGET.
  */
 export class PermuteSource implements DiscoverySource {
   readonly name = 'permute';
@@ -47,7 +50,8 @@ export class PermuteSource implements DiscoverySource {
   async run(domain: string, position: unknown, budget: SliceBudget, target: SourceTarget): Promise<SourceSlice> {
     const at = (position as Position | null) ?? (await this.start(domain, target));
     const names: string[] = [];
-    const spend = this.env.PERMUTE_BUDGET;
+    // A position saved before scans carried their budget spends the root's.
+    const spend = at.budget ?? this.env.PERMUTE_BUDGET;
     while (at.index < at.candidates.length && Date.now() < budget.deadline && !budget.signal.aborted) {
       const batch = at.candidates.slice(at.index, at.index + BATCH);
       // The batch's zones not checked yet: random labels under each, and what they answer is an echo.
@@ -111,24 +115,34 @@ export class PermuteSource implements DiscoverySource {
     return { names, next: at };
   }
 
-  /** The scan's candidates: what the root's names suggest, ranked by the root's yields, the lately tried left out. */
+  /**
+   * The scan's candidates: what the root's names suggest (an event scan's: what its seeds suggest), ranked by the
+   * root's yields, the lately tried left out.
+   */
   private async start(domain: string, target: SourceTarget): Promise<Position> {
-    const [known, skip, yields] = await Promise.all([
+    const [known, skip, yields, seeds] = await Promise.all([
       this.repository.knownNames(target.domainId, target.scanId),
       this.repository.recentlyTried(target.domainId, this.env.PERMUTE_RETRY_DAYS),
       this.repository.yields(target.domainId),
+      target.seedsFrom === null ? null : this.repository.seeds(target.domainId, target.seedsFrom),
     ]);
-    const ranked: Candidate[] = candidatesFor(domain, known, {
-      depth: this.env.PERMUTE_DEPTH,
-      limit: this.env.PERMUTE_BUDGET,
-      skip,
-      yields,
-    });
+    const budget = seeds ? this.env.PERMUTE_EVENT_BUDGET : this.env.PERMUTE_BUDGET;
+    const ranked: Candidate[] =
+      seeds?.size === 0
+        ? []
+        : candidatesFor(domain, known, {
+            depth: this.env.PERMUTE_DEPTH,
+            limit: budget,
+            skip,
+            yields,
+            seeds: seeds ?? undefined,
+          });
     return {
       candidates: ranked.map((c) => [c.host, c.pattern]),
       index: 0,
       zones: {},
       stats: { candidates: ranked.length, queries: 0, hits: 0 },
+      budget,
     };
   }
 }

@@ -18,6 +18,8 @@ export interface SliceBudget {
 export interface SourceTarget {
   domainId: number;
   scanId: string;
+  /** An event scan's: only the root's hosts first seen since then seed it (ISO); null for a scan of the root. */
+  seedsFrom: string | null;
 }
 
 /** A way to discover names under a root domain, resumable from the position its last slice returned. */

@@ -21,6 +21,7 @@ export type ScanOutcome = 'running' | 'success' | 'error';
 @Index('domains_platform_idx', ['platformSlug', 'domain'])
 @Index('domains_due_idx', ['nextScanAt'], { where: 'enabled' })
 @Index('domains_queued_idx', ['queuedAt'], { where: 'queued_at IS NOT NULL' })
+@Index('domains_permute_due_idx', ['permuteDueAt'], { where: 'permute_due_at IS NOT NULL AND enabled' })
 @Index('domains_domain_trgm_idx', { synchronize: false })
 // The sorts of GET /domains (migration ListSortIndexes), descending keys TypeORM cannot declare.
 @Index('domains_total_idx', { synchronize: false })
@@ -74,6 +75,10 @@ export class DomainEntity {
 
   @Column('timestamptz', { name: 'queued_at', nullable: true })
   queuedAt: Date | null;
+
+  /** Since when hosts the CT follower found wait to seed an event scan of permutations (null: none waits). */
+  @Column('timestamptz', { name: 'permute_due_at', nullable: true })
+  permuteDueAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

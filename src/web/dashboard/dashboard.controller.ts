@@ -30,6 +30,7 @@ import { CurrentViewer, DashboardPage } from './viewer.guard.js';
 import { type DomainView, domainPage } from './pages/domain.js';
 import { hostPage } from './pages/host.js';
 import { overviewPage } from './pages/overview.js';
+import { SourceHealthService } from '../../discovery/source-health.service.js';
 import type { Viewer } from './pages/page.js';
 import { programsPage } from './pages/programs.js';
 import { searchPage } from './pages/search.js';
@@ -38,6 +39,8 @@ import { searchPage } from './pages/search.js';
 export const CHART_DAYS = 30;
 const LIVE_LIST = 20;
 const SCANS_SHOWN = 10;
+/** Days the overview's table of sources covers. */
+const SOURCE_DAYS = 7;
 
 /** The data of a rendered API body (the dashboard shows what the API answers, from the same services). */
 const dataOf = <T>(body: RenderedJson): { data: T; meta?: { total?: number } } =>
@@ -64,6 +67,7 @@ export class DashboardController {
     private readonly domains: DomainsService,
     private readonly hosts: HostsService,
     private readonly ct: CtService,
+    private readonly sources: SourceHealthService,
     private readonly streams: StreamService,
     env: Environment,
   ) {
@@ -76,11 +80,12 @@ export class DashboardController {
     if (!viewer.canRead) return sendPage(reply, 200, overviewPage(viewer));
     // Taken first: with no host in the list, the live list resumes from here, and misses none recorded meanwhile.
     const tail = await this.streams.hostsTail();
-    const [platforms, days, worker, logs, recent] = await Promise.all([
+    const [platforms, days, worker, logs, sources, recent] = await Promise.all([
       this.platforms.list(),
       this.stats.platformDays(CHART_DAYS),
       this.scans.status(),
       this.ct.status(),
+      this.sources.report(SOURCE_DAYS),
       this.hosts.newFeed(Object.assign(new NewHostsFeedQuery(), { limit: LIVE_LIST, fields: OBJECT_FIELDS })),
     ]);
     sendPage(
@@ -91,6 +96,7 @@ export class DashboardController {
         days,
         worker: dataOf<never>(worker).data,
         logs,
+        sources: sources.data,
         recent: dataOf<never>(recent).data,
         tail,
       }),

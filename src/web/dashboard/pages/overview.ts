@@ -1,6 +1,7 @@
 import { type Html, html } from '../../html.js';
 import type { CtLogRow } from '../../../ct/ct-logs.repository.js';
 import type { WorkerStatusDto } from '../../../discovery/dto/scan.dto.js';
+import type { SourceHealthDto } from '../../../discovery/dto/source-health.dto.js';
 import type { FeedHostDto } from '../../../hosts/dto/host.dto.js';
 import type { PlatformDto } from '../../../platforms/dto/platform.dto.js';
 import type { DayCount } from '../../../stats/stats.repository.js';
@@ -16,6 +17,8 @@ export interface OverviewView {
   days: Map<string, DayCount[]>;
   worker: WorkerStatusDto;
   logs: CtLogRow[];
+  /** Each scan source over the last days (SourceHealthService). */
+  sources: SourceHealthDto[];
   recent: FeedHostDto[];
   /** Where the live list's stream starts when the list is empty (the stream's start when the page was made). */
   tail: string;
@@ -121,6 +124,7 @@ function workerSection(view: OverviewView): Html {
               : ''
           }
           ${view.logs.length ? ctFollowers(view.logs) : ''}
+          ${view.sources.length ? scanSources(view.sources) : ''}
         </section>`;
 }
 
@@ -146,6 +150,39 @@ function ctFollowers(logs: CtLogRow[]): Html {
                             <td>
                               ${when(log.last_polled_at)}${log.last_error ? html` <span class="badge warn">error</span>` : ''}
                             </td>
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>`;
+}
+
+/** What each scan source did over the last days: how often it worked, how long it took, what it found. */
+function scanSources(sources: SourceHealthDto[]): Html {
+  // prettier-ignore
+  return html`<h3>Sources <span class="muted">last 7 days</span></h3>
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">Source</th>
+                        <th scope="col">Scans</th>
+                        <th scope="col">Median</th>
+                        <th scope="col">Names</th>
+                        <th scope="col">New</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${sources.map(
+                        (s) =>
+                          html`<tr data-source="${s.source}">
+                            <td>
+                              ${s.source}${s.configured ? '' : html` <span class="badge">off</span>`}${s.flooding ? html` <span class="badge warn" title="Most of its names do not resolve">floods</span>` : ''}
+                            </td>
+                            <td>
+                              ${count(s.successes)}${s.failures ? html` <span class="badge warn" title="${s.last_failure ?? ''}">${count(s.failures)} failed</span>` : ''}
+                            </td>
+                            <td>${s.ms_median === null ? '—' : `${count(s.ms_median)} ms`}</td>
+                            <td>${count(s.names)}</td>
+                            <td>${count(s.new)}</td>
                           </tr>`,
                       )}
                     </tbody>

@@ -1,5 +1,6 @@
 import type { CtLogRow } from '../../../ct/ct-logs.repository.js';
 import type { ScanDto, WorkerStatusDto } from '../../../discovery/dto/scan.dto.js';
+import type { SourceHealthDto } from '../../../discovery/dto/source-health.dto.js';
 import { domainPage } from './domain.js';
 import { hostPage } from './host.js';
 import { type OverviewView, overviewPage } from './overview.js';
@@ -22,7 +23,23 @@ const worker: WorkerStatusDto = {
     interval_hours: 24,
   },
 };
-const overview = (logs: CtLogRow[]): OverviewView => ({
+const source = (name: string, over: Partial<SourceHealthDto> = {}): SourceHealthDto => ({
+  source: name,
+  configured: true,
+  successes: 7,
+  failures: 0,
+  last_failure: null,
+  last_failure_at: null,
+  ms_median: 1250,
+  ms_p95: 4000,
+  names: 500,
+  seen: 480,
+  new: 12,
+  flooding: false,
+  days: [],
+  ...over,
+});
+const overview = (logs: CtLogRow[], sources: SourceHealthDto[] = []): OverviewView => ({
   platforms: [{ slug: 'hackerone', name: 'HackerOne', domain_count: 2, subdomain_count: 1234, new_24h: 5 }],
   days: new Map([
     [
@@ -35,6 +52,7 @@ const overview = (logs: CtLogRow[]): OverviewView => ({
   ]),
   worker,
   logs,
+  sources,
   recent: [],
   tail: '2026-11-26T10:00:00.000000Z_0',
 });
@@ -65,9 +83,32 @@ describe('dashboard pages', () => {
     expect(page).toContain('HackerOne: 5 new hosts in 2 days');
   });
 
+  it('shows what each source did: scans, failures, time, names, new, and a source that floods', () => {
+    expect(overviewPage(viewer, overview([]))).not.toContain('<h3>Sources');
+    const page = overviewPage(
+      viewer,
+      overview(
+        [],
+        [
+          source('crtsh', { failures: 2, last_failure: 'crtsh: HTTP 502' }),
+          source('dns', { names: 9000, seen: 40, flooding: true, configured: false, ms_median: null }),
+        ],
+      ),
+    );
+    const row = (name: string) =>
+      page.slice(page.indexOf(`data-source="${name}"`), page.indexOf('</tr>', page.indexOf(`data-source="${name}"`)));
+    expect(row('crtsh')).toContain('2 failed');
+    expect(row('crtsh')).toContain('1,250 ms');
+    expect(row('crtsh')).not.toContain('floods');
+    expect(row('dns')).toContain('floods');
+    expect(row('dns')).toContain('>off<');
+    expect(row('dns')).toContain('<td>9,000</td>');
+    expect(row('dns')).toContain('<td>—</td>');
+  });
+
   it('escapes what comes from outside: error messages, log URLs, program names', () => {
     const pages: string[] = [
-      overviewPage(viewer, overview([log(1)])),
+      overviewPage(viewer, overview([log(1)], [source('command', { failures: 1, last_failure: HOSTILE })])),
       programsPage(viewer, {
         domains: [
           {
