@@ -5,29 +5,22 @@
 // Run: `node bench/permute.mjs` (installs bind9, dnsperf and the peers' Debian dependencies when missing).
 // BENCH_SEED (41), PERMUTE_BUDGET (2000, queries a root a scan), BENCH_GEN_RUNS (7), BENCH_PEER_RESOLVE (150,000:
 // a peer's candidates sent to the server at most, the rest judged from the zones).
-import { execFileSync, execSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { get } from 'node:http';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { Resolver } from 'node:dns/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import ts from 'typescript';
-import { describeWorld, generateWorld, WILDCARD_ADDRESS, zoneFiles } from './permute-world.mjs';
+import { median, queriesAt, resolutionAgainstDnsperf, setup, startNamed } from './permute-dns.mjs';
+import { altdnsCandidates, atEqualQueries, dnsgenCandidates, resolvePeer } from './permute-peers.mjs';
+import { describeWorld, generateWorld, WILDCARD_ADDRESS } from './permute-world.mjs';
 
 const SEED = Number(process.env.BENCH_SEED ?? 41);
 const BUDGET = Number(process.env.PERMUTE_BUDGET ?? 2000);
 const GEN_RUNS = Number(process.env.BENCH_GEN_RUNS ?? 7);
 const PEER_CAP = Number(process.env.BENCH_PEER_RESOLVE ?? 150_000);
 const REPO = new URL('..', import.meta.url).pathname;
-const PEERS = join(REPO, '..', 'shared', 'peers');
 
-// Not harness.mjs: it loads dist, which this bench does not use (the source is transpiled from HEAD below).
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = Math.floor(s.length / 2);
-  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-};
 function writeResult(name, result) {
   const full = {
     ...result,
@@ -36,28 +29,6 @@ function writeResult(name, result) {
   };
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(new URL(`./results/${name}.json`, import.meta.url), `${JSON.stringify(full, null, 2)}\n`);
-}
-
-/** The DNS server and the peers' dependencies, from Debian, when the machine lacks them. */
-function setup() {
-  const has = (cmd) => {
-    try {
-      execSync(cmd, { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const missing = [];
-  if (!has('command -v named')) missing.push('bind9');
-  if (!has('command -v dnsperf')) missing.push('dnsperf');
-  if (!has('/usr/bin/python3 -c "import click, termcolor, dns.resolver"'))
-    missing.push('python3-click', 'python3-termcolor', 'python3-dnspython');
-  if (missing.length === 0) return;
-  console.log(`installing ${missing.join(' ')}`);
-  execSync(`apt-get install -y ${missing.join(' ')} || (apt-get update && apt-get install -y ${missing.join(' ')})`, {
-    stdio: 'inherit',
-  });
 }
 
 /**
@@ -98,165 +69,7 @@ function buildSource(dir) {
   return { out, files: [...done].sort() };
 }
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-/** BIND 9, authoritative for the world's roots, no recursion, its statistics on a second loopback port. */
-async function startNamed(dir, world) {
-  const [port, statsPort] = [await freePort(), await freePort()];
-  const files = zoneFiles(world);
-  for (const [root, text] of Object.entries(files)) writeFileSync(join(dir, `${root}.zone`), text);
-  const conf = `options {
-  directory "${dir}";
-  pid-file "${dir}/named.pid";
-  session-keyfile "${dir}/session.key";
-  managed-keys-directory "${dir}";
-  listen-on port ${port} { 127.0.0.1; };
-  listen-on-v6 { none; };
-  recursion no;
-  allow-query { any; };
-  dnssec-validation no;
-  notify no;
-};
-controls { };
-statistics-channels { inet 127.0.0.1 port ${statsPort} allow { 127.0.0.1; }; };
-${Object.keys(files)
-  .map((root) => `zone "${root}" { type primary; file "${root}.zone"; };`)
-  .join('\n')}
-`;
-  writeFileSync(join(dir, 'named.conf'), conf);
-  execFileSync('named-checkconf', ['-z', join(dir, 'named.conf')], { stdio: 'ignore' });
-  const child = spawn('named', ['-g', '-4', '-c', join(dir, 'named.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr.on('data', (d) => (log += d));
-  for (let i = 0; i < 100; i++) {
-    if (/ running\n/.test(log)) break;
-    if (child.exitCode !== null) throw new Error(`named exited:\n${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const version = execFileSync('named', ['-v'], { encoding: 'utf8' }).trim();
-  return { child, port, statsPort, version, server: `127.0.0.1:${port}` };
-}
-
-/** Queries the server has received (its QUERY opcode counter), every retry included. */
-async function queriesAt(named) {
-  // node:http, one connection a request: BIND's small HTTP server resets undici's (fetch) pipelined requests.
-  const text = await new Promise((resolve, reject) => {
-    const req = get({ host: '127.0.0.1', port: named.statsPort, path: '/json/v1/server', agent: false }, (res) => {
-      let b = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (b += d));
-      res.on('end', () => resolve(b));
-    });
-    req.on('error', reject);
-  });
-  return JSON.parse(text).opcodes?.QUERY ?? 0;
-}
-
-async function mapLimit(items, limit, fn) {
-  const out = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]);
-      }
-    }),
-  );
-  return out;
-}
-
-/** One A query a name, one try: the names that answered (whatever they answered). */
-async function resolveAll(named, names) {
-  const resolver = new Resolver({ timeout: 3000, tries: 1 });
-  resolver.setServers([named.server]);
-  const answered = await mapLimit(names, 100, async (n) => {
-    try {
-      return (await resolver.resolve4(n)).length > 0;
-    } catch {
-      return false;
-    }
-  });
-  return names.filter((_, i) => answered[i]);
-}
-
-/**
- * A peer's candidates resolved at the server, at most `cap` of them (an even stride through the list): the peers
- * make millions on the big root, more than this machine resolves in a run (≈ 6,000 a second). The rest are judged
- * against the zones' contents (a name answers iff it is a host or under the wildcard zone, which is what BIND
- * answers), and their queries counted as the sent part's queries a name (one, measured).
- */
-async function resolvePeer(named, world, names, cap) {
-  const step = Math.max(1, Math.ceil(names.length / cap));
-  const sent = names.filter((_, i) => i % step === 0);
-  const rest = names.filter((_, i) => i % step !== 0);
-  const before = await queriesAt(named);
-  const answered = await resolveAll(named, sent);
-  const atServer = (await queriesAt(named)) - before;
-  const all = new Set(world.roots.flatMap((r) => r.hosts.map((h) => h.host)));
-  const wildcards = world.roots.filter((r) => r.wildcard).map((r) => `.${r.wildcard}`);
-  const judged = rest.filter((n) => all.has(n) || wildcards.some((w) => n.endsWith(w)));
-  // What the sent part tells of the judging: every name the zones hold answered, and nothing else.
-  const agree = answered.length === sent.filter((n) => all.has(n) || wildcards.some((w) => n.endsWith(w))).length;
-  return {
-    answered: [...answered, ...judged],
-    queries: Math.round(atServer * (names.length / sent.length)),
-    resolution: {
-      sent: sent.length,
-      queries_at_server: atServer,
-      judged_from_zones: rest.length,
-      judging_agrees: agree,
-    },
-  };
-}
-
 const seedsOf = (world, root) => root.hosts.filter((h) => world.seeds.has(h.host)).map((h) => h.host);
-
-/** dnsgen's candidates for a root's seeds (its default word list and options), the seeds left out. */
-function dnsgenCandidates(dir, seeds) {
-  const file = join(dir, 'dnsgen-in.txt');
-  writeFileSync(file, seeds.join('\n'));
-  const out = execFileSync(
-    '/usr/bin/python3',
-    [
-      '-c',
-      'import sys; from dnsgen import dnsgen; [print(n) for n in dnsgen.generate(open(sys.argv[1]).read().split())]',
-      file,
-    ],
-    { env: { ...process.env, PYTHONPATH: PEERS }, encoding: 'utf8', maxBuffer: 1 << 30 },
-  );
-  const known = new Set(seeds);
-  return [...new Set(out.split('\n').filter((n) => n && !known.has(n)))];
-}
-
-/** altdns's candidates for a root's seeds (its own words.txt, no number suffixes), the seeds left out. */
-function altdnsCandidates(dir, seeds) {
-  const input = join(dir, 'altdns-in.txt');
-  const output = join(dir, 'altdns-out.txt');
-  writeFileSync(input, `${seeds.join('\n')}\n`);
-  rmSync(output, { force: true });
-  execFileSync(
-    '/usr/bin/python3',
-    [join(PEERS, 'altdns/altdns_main.py'), '-i', input, '-o', output, '-w', join(PEERS, 'altdns/words.txt')],
-    { env: { ...process.env, PYTHONPATH: PEERS }, stdio: 'ignore', cwd: dir },
-  );
-  const known = new Set(seeds);
-  return [
-    ...new Set(
-      readFileSync(output, 'utf8')
-        .split('\n')
-        .filter((n) => n && !known.has(n)),
-    ),
-  ];
-}
 
 /** What a contender's reported names are worth against the world. */
 function score(world, reported, queries, extra = {}) {
@@ -333,7 +146,7 @@ async function permuteScan(PermuteSource, DnsResolver, named, world, repository,
   const names = [];
   const perRoot = {};
   for (const [domainId, root] of world.roots.entries()) {
-    const target = { domainId, scanId: `${scan}-${domainId}` };
+    const target = { domainId, scanId: `${scan}-${domainId}`, seedsFrom: null };
     let position = null;
     do {
       const slice = await source.run(
@@ -407,6 +220,7 @@ async function main() {
       runs: rates.map(Math.round),
     };
     results.permute.missed = missed(world, first.names);
+    results.permute.resolution = await resolutionAgainstDnsperf(DnsResolver, named, dir, candidatesFor, big, bigSeeds);
     console.log(
       'permute',
       results.permute.hidden_found,
@@ -422,7 +236,8 @@ async function main() {
       ['altdns', altdnsCandidates],
     ]) {
       const g0 = performance.now();
-      const candidates = world.roots.flatMap((r) => generate(dir, seedsOf(world, r)));
+      const perRoot = world.roots.map((r) => generate(dir, seedsOf(world, r)));
+      const candidates = perRoot.flat();
       const genMs = performance.now() - g0;
       console.log(`${name}: ${candidates.length} candidates in ${Math.round(genMs)} ms`);
       t0 = performance.now();
@@ -433,18 +248,29 @@ async function main() {
         generation_ms: Math.round(genMs),
         ms: Math.round(ms),
         resolution,
+        at_equal_queries: atEqualQueries(world, perRoot, results.permute.per_root),
       });
       console.log(name, results[name].hidden_found, 'hidden found with', queries, 'queries');
     }
 
     const better = ['dnsgen', 'altdns'].sort((a, b) => results[b].hidden_found - results[a].hidden_found)[0];
+    const betterAtEqual = ['dnsgen', 'altdns'].sort(
+      (a, b) => results[b].at_equal_queries.hidden_found - results[a].at_equal_queries.hidden_found,
+    )[0];
     const p = results.permute;
     const targets = {
+      // As the issue words it: 1.5× what the better peer finds in its whole run, with no more queries than it sent.
       hidden_vs_better_peer: {
         peer: better,
         ratio: p.hidden_found / Math.max(1, results[better].hidden_found),
         queries_ratio: p.queries / results[better].queries,
         holds: p.hidden_found >= 1.5 * results[better].hidden_found && p.queries <= results[better].queries,
+      },
+      // The same spend: each peer's first candidates of each root, as many as permute sent queries on it.
+      hidden_vs_better_peer_at_equal_queries: {
+        peer: betterAtEqual,
+        ratio: p.hidden_found / Math.max(1, results[betterAtEqual].at_equal_queries.hidden_found),
+        holds: p.hidden_found >= 1.5 * results[betterAtEqual].at_equal_queries.hidden_found,
       },
       precision: { value: p.precision, holds: p.precision === 1 },
       revealed_subzones: {
@@ -454,6 +280,7 @@ async function main() {
       big_root: { value: p.big_root.found / p.big_root.hidden, holds: p.big_root.found >= 0.3 * p.big_root.hidden },
       second_scan: { value: p.second_scan.ratio, holds: p.second_scan.ratio <= 0.2 },
       generation: { value: p.generation.per_second, holds: p.generation.per_second >= 500_000 },
+      resolution_vs_dnsperf: { value: p.resolution.ratio, holds: p.resolution.ratio >= 0.5 },
     };
     const result = {
       seed: SEED,
