@@ -2,7 +2,7 @@
 // carries what the service would know of it, a few hidden (fillHostIntel): the host-row paths asked of
 //   service         — this build (node dist/main.js), default rows and rows with fields=BENCH_FIELDS;
 //   before          — the build before host knowledge (BENCH_BEFORE_DIR, ../wt-17ae0f0: a git worktree of 17ae0f0
-//                     with node_modules linked and `npm run build` run in it), default rows;
+//                     with node_modules linked and `npm run build` run in it, made here when missing), default rows;
 //   floor           — bench/independent-floor.mjs on its own copy, default rows and rows with the same fields.
 // The path sets: the six host-row endpoints of bench/api.mjs with their rotations (endpoints.mjs), and the seven
 // paths on which the build with knowledge on every row was measured against `before` (ab-knowledge-p99-intel).
@@ -16,7 +16,9 @@
 // Usage: npm run build && node bench/lean.mjs   (BENCH_HOSTS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS,
 // BENCH_FIELDS (dns,http,takeover), BENCH_BEFORE_DIR, BENCH_ONLY: a regular expression on the sets' names,
 // BENCH_COMMIT: the commit dist/ was built from, when another is checked out by now)
-import { statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { endpointsOf } from './endpoints.mjs';
 import {
@@ -38,6 +40,18 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const fields = process.env.BENCH_FIELDS ?? 'dns,http,takeover';
 const beforeDir = process.env.BENCH_BEFORE_DIR ?? '../wt-17ae0f0';
+const BEFORE = '17ae0f0';
+
+// The build before host knowledge, made once: a worktree of BEFORE beside this checkout, this checkout's
+// node_modules linked in (its dependencies are the same ones), built.
+if (!existsSync(join(beforeDir, 'dist', 'main.js'))) {
+  console.log(`preparing ${beforeDir}: a worktree of ${BEFORE}, built`);
+  if (!existsSync(beforeDir))
+    execFileSync('git', ['worktree', 'add', '--detach', beforeDir, BEFORE], { stdio: 'inherit' });
+  if (!existsSync(join(beforeDir, 'node_modules')))
+    symlinkSync(join(process.cwd(), 'node_modules'), join(beforeDir, 'node_modules'));
+  execFileSync('npm', ['run', 'build'], { cwd: beforeDir, stdio: 'inherit' });
+}
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 
 // The default row of each host list, key by key (docs/api.md).

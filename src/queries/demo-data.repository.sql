@@ -96,12 +96,12 @@ SELECT
   (
     ARRAY['hackerone', 'hackerone', 'hackerone', 'bugcrowd', 'bugcrowd', 'intigriti', 'yeswehack', 'self']
   ) [
-    1 + floor((('x' || substr(md5($1 || ':p:' || i), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) * 8)::int
+    1 + floor(((hashint8extended (i, hashtext ($1 || ':p')) & 4294967295)::float8 / 4294967296.0) * 8)::int
   ],
   initcap(w.word) || ' ' || initcap(n.noun),
-  (('x' || substr(md5($1 || ':e:' || i), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) > 0.03,
+  ((hashint8extended (i, hashtext ($1 || ':e')) & 4294967295)::float8 / 4294967296.0) > 0.03,
   $2::timestamptz + make_interval(
-    mins => floor((('x' || substr(md5($1 || ':n:' || i), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) * $3 * 60)::int
+    mins => floor(((hashint8extended (i, hashtext ($1 || ':n')) & 4294967295)::float8 / 4294967296.0) * $3 * 60)::int
   ),
   $2::timestamptz - interval '400 days'
 FROM
@@ -152,7 +152,7 @@ FROM
           'juniper'
         ]
       ) [
-        1 + floor((('x' || substr(md5($1 || ':w:' || i), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) * 40)::int
+        1 + floor(((hashint8extended (i, hashtext ($1 || ':w')) & 4294967295)::float8 / 4294967296.0) * 40)::int
       ] AS word
   ) w
   CROSS JOIN LATERAL (
@@ -181,13 +181,13 @@ FROM
           'stack'
         ]
       ) [
-        1 + floor((('x' || substr(md5($1 || ':o:' || i), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) * 20)::int
+        1 + floor(((hashint8extended (i, hashtext ($1 || ':o')) & 4294967295)::float8 / 4294967296.0) * 20)::int
       ] AS noun
   ) n
   CROSS JOIN LATERAL (
     SELECT
       (ARRAY['com', 'com', 'com', 'io', 'net', 'org', 'co.uk', 'de', 'fr', 'app', 'dev', 'co']) [
-        1 + floor((('x' || substr(md5($1 || ':t:' || i), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) * 12)::int
+        1 + floor(((hashint8extended (i, hashtext ($1 || ':t')) & 4294967295)::float8 / 4294967296.0) * 12)::int
       ] AS tld
   ) t
 ON CONFLICT (domain) DO NOTHING;
@@ -214,15 +214,15 @@ WITH
     SELECT
       i,
       floor(
-        power((('x' || substr(md5($1 || ':d:' || i), 1, 8))::bit(32)::bigint::float8 / 4294967296.0), 2.2) * (
+        power(((hashint8extended (i, hashtext ($1 || ':d')) & 4294967295)::float8 / 4294967296.0), 2.2) * (
           SELECT
             max(n)
           FROM
             ds
         )
       )::int AS k,
-      (('x' || substr(md5($1 || ':a:' || i), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) AS age,
-      (('x' || substr(md5($1 || ':x:' || i), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) AS alive
+      ((hashint8extended (i, hashtext ($1 || ':a')) & 4294967295)::float8 / 4294967296.0) AS age,
+      ((hashint8extended (i, hashtext ($1 || ':x')) & 4294967295)::float8 / 4294967296.0) AS alive
     FROM
       generate_series($2::int, $3::int) AS i
   )
@@ -264,7 +264,7 @@ SELECT
       'ws'
     ]
   ) [
-    1 + floor((('x' || substr(md5($1 || ':l:' || i), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) * 30)::int
+    1 + floor(((hashint8extended (i, hashtext ($1 || ':l')) & 4294967295)::float8 / 4294967296.0) * 30)::int
   ] || '-' || to_hex(i) || '.' || ds.domain,
   $5::timestamptz - make_interval(secs => greatest(1, (power(g.age, 2) * $4 * 86400)::int)),
   CASE
@@ -274,7 +274,7 @@ SELECT
   g.alive > 0.08,
   -- found by crt.sh, by crt.sh and the CT logs, by the CT logs alone, by DNS and crt.sh
   (ARRAY[2, 3, 3, 1, 6]) [
-    1 + floor((('x' || substr(md5($1 || ':s:' || i), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) * 5)::int
+    1 + floor(((hashint8extended (i, hashtext ($1 || ':s')) & 4294967295)::float8 / 4294967296.0) * 5)::int
   ]::smallint
 FROM
   gen g
@@ -298,9 +298,9 @@ WITH
       hosts h
       CROSS JOIN LATERAL (
         SELECT
-          (('x' || substr(md5($1 || ':r:' || h.id), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) AS r,
-          (('x' || substr(md5($1 || ':p:' || h.id), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) AS p,
-          (('x' || substr(md5($1 || ':t:' || h.id), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) AS t
+          ((hashint8extended (h.id, hashtext ($1 || ':r')) & 4294967295)::float8 / 4294967296.0) AS r,
+          ((hashint8extended (h.id, hashtext ($1 || ':p')) & 4294967295)::float8 / 4294967296.0) AS p,
+          ((hashint8extended (h.id, hashtext ($1 || ':t')) & 4294967295)::float8 / 4294967296.0) AS t
         OFFSET
           0
       ) u
@@ -456,7 +456,7 @@ FROM
 WHERE
   h.first_seen_at > $2::timestamptz - interval '2 days'
   AND k.dns_status = 'resolved'
-  AND (('x' || substr(md5($1 || ':c:' || h.id), 1, 8))::bit(32)::bigint::float8 / 4294967296.0) < 0.05
+  AND ((hashint8extended (h.id, hashtext ($1 || ':c')) & 4294967295)::float8 / 4294967296.0) < 0.05
 UNION ALL
 SELECT
   k.resolved_at,
