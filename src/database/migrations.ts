@@ -31,6 +31,7 @@ import { CustomPlanGuard1766300000000 } from '../../migrations/1766300000000-Cus
 import { WebhookFields1766400000000 } from '../../migrations/1766400000000-WebhookFields.js';
 import { PermuteSource1766500000000 } from '../../migrations/1766500000000-PermuteSource.js';
 import { PermuteEvents1766600000000 } from '../../migrations/1766600000000-PermuteEvents.js';
+import { SourceDays1766700000000 } from '../../migrations/1766700000000-SourceDays.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -63,6 +64,7 @@ export const MIGRATIONS = [
   WebhookFields1766400000000,
   PermuteSource1766500000000,
   PermuteEvents1766600000000,
+  SourceDays1766700000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

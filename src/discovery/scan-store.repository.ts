@@ -5,6 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
 import { enqueueDeliveries } from '../notify/enqueue.js';
+import { rollUpFailure, rollUpSuccess } from './source-days.sql.js';
 import { type HostAnswer } from '../hosts/store/host-dns.sql.js';
 import { type ZoneAnswer, zonesToCheck } from '../hosts/store/wildcard.sql.js';
 import type { ScanTrigger } from './entities/scan.entity.js';
@@ -184,6 +185,7 @@ export class ScanStoreRepository {
       );
       await this.closeScan(m, scan, 'success', final.new);
       if (final.new > 0) await enqueueDeliveries(m, scan.id, scan.domainId);
+      await rollUpSuccess(m, scan.id);
       return final;
     });
   }
@@ -225,6 +227,7 @@ export class ScanStoreRepository {
         [scan.id, message.slice(0, 2000)],
       );
       await this.closeScan(m, scan, 'error', 0);
+      await rollUpFailure(m, message.slice(0, 2000));
     });
   }
 

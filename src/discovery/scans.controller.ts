@@ -50,9 +50,10 @@ export class ScansController {
   @ApiOperation({
     summary: 'What each discovery source is worth: successes, failures, latency and hosts found, by day',
     description:
-      'Over the scans that started in the last `days` (of one root with `domain`): per source, the scans that ran it ' +
-      'and succeeded, those that ended in its error (and the last message), the median and 95th percentile of the ' +
-      'time its slices took a scan, the names it reported, how many of them the scans saw (resolved, with ' +
+      'Over the scans that ended today (UTC) and the `days` - 1 days before (of one root with `domain`): per source, ' +
+      'the scans that ran it and succeeded, those that ended in its error (and the last message), the median and ' +
+      '95th percentile of the time its slices took a scan (of every root: from daily roll-ups, to within 5 %), the ' +
+      'names it reported, how many of them the scans saw (resolved, with ' +
       'RESOLVE=on) and how many were new, the same by day, and `flooding` when it reported at least 100 names of ' +
       'which fewer than half resolved. The sources SCAN_SOURCES runs come first, in its order. The CT follower, which ' +
       'is no scan source, is at GET /ct/logs.',

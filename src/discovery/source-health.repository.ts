@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
 import { GenerateSql } from '../database/generate-sql.js';
+import { bucketMsSql, SCAN_SOURCE_NAMES } from './source-days.sql.js';
 
 /** What the scans of a window say of one source, and of it by day. */
 export interface SourceHealthRow {
@@ -19,46 +20,88 @@ export interface SourceHealthRow {
   days: { day: string; successes: number; failures: number; names: number; new: number }[];
 }
 
-/** The scan sources whose names can head a scan's error (`crtsh: HTTP 502 …`; SourceError). */
-const SCAN_SOURCE_NAMES = ['crtsh', 'dns', 'command', 'permute'];
+/** The window: scans that ended from the start of the UTC day `$1 - 1` days before today. */
+const SINCE = `(((now() AT TIME ZONE 'UTC')::date - ($1 - 1)) AT TIME ZONE 'UTC')`;
 
 /**
- * Each source's health and yield over the scans of a window, from what every scan keeps: its source_stats (each
- * source's ms, and with the scan's success its names, seen and new) and its error, which names the source that failed.
+ * Each source's health and yield over a window of days. Of every root, from the daily roll-ups the scans keep as
+ * they end (source-days.sql.ts): a few rows a day whatever the number of roots, the times' percentiles read from
+ * buckets (to within 5 %). Of one root, from its scans themselves (scans_domain_idx): their source_stats (each
+ * source's ms, names, seen and new) and their errors, which name the source that failed.
  */
 @Injectable()
 export class SourceHealthRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /** Where a window of `days` starts (ISO, microseconds). */
+  @GenerateSql({ params: [30] })
+  async since(days: number): Promise<string> {
+    const [row] = await rows<{ since: string }>(this.db, `SELECT ${isoSql(SINCE)} AS since`, [days]);
+    return row.since;
+  }
+
+  /** Every root: the days' roll-ups (source_days_pkey, source_day_ms_pkey), the percentiles from the buckets' sums. */
+  @GenerateSql({ params: [30] })
+  everyRoot(days: number): Promise<SourceHealthRow[]> {
+    return rows<SourceHealthRow>(
+      this.db,
+      `WITH window_days AS (
+         SELECT * FROM source_days WHERE day >= (now() AT TIME ZONE 'UTC')::date - ($1 - 1)
+       ), buckets AS (
+         SELECT source, bucket, sum(scans) AS scans FROM source_day_ms
+          WHERE day >= (now() AT TIME ZONE 'UTC')::date - ($1 - 1) GROUP BY source, bucket
+       ), cumulated AS (
+         SELECT source, bucket, sum(scans) OVER (PARTITION BY source ORDER BY bucket) AS below,
+                sum(scans) OVER (PARTITION BY source) AS total
+           FROM buckets
+       ), percentiles AS (
+         SELECT source, ${bucketMsSql('min(bucket) FILTER (WHERE below >= 0.5 * total)')}::int AS ms_median,
+                ${bucketMsSql('min(bucket) FILTER (WHERE below >= 0.95 * total)')}::int AS ms_p95
+           FROM cumulated GROUP BY source
+       )
+       SELECT d.source, sum(d.successes)::int AS successes, sum(d.failures)::int AS failures,
+              (array_agg(d.last_failure ORDER BY d.last_failure_at DESC) FILTER (WHERE d.last_failure IS NOT NULL))[1]
+                AS last_failure,
+              ${isoSql('max(d.last_failure_at)')} AS last_failure_at, p.ms_median, p.ms_p95,
+              sum(d.names)::int AS names, sum(d.seen)::int AS seen, sum(d.new)::int AS new,
+              jsonb_agg(jsonb_build_object('day', d.day, 'successes', d.successes, 'failures', d.failures,
+                                           'names', d.names, 'new', d.new) ORDER BY d.day) AS days
+         FROM window_days d LEFT JOIN percentiles p ON p.source = d.source
+        GROUP BY d.source, p.ms_median, p.ms_p95
+        ORDER BY d.source`,
+      [days],
+    );
+  }
+
   /**
-   * One pass over the window's finished scans (scans_started_idx, or scans_domain_idx for one root), each source a
-   * scan ran or failed on a row, grouped by source and by day.
+   * One root: its scans of the window (scans_domain_idx), each source a scan ran (and succeeded with) or failed on a
+   * row, grouped by source and by day; the times are the exact percentiles. The same figures as everyRoot's, but
+   * for the buckets.
    */
-  @GenerateSql({ name: 'all', params: [30, null] }, { name: 'domain', params: [30, 1] })
-  window(days: number, domainId: number | null): Promise<SourceHealthRow[]> {
+  @GenerateSql({ params: [30, 1] })
+  ofRoot(days: number, domainId: number): Promise<SourceHealthRow[]> {
     return rows<SourceHealthRow>(
       this.db,
       `WITH recent AS (
          SELECT status, error, finished_at, source_stats FROM scans
-          WHERE started_at >= now() - make_interval(days => $1) AND status <> 'running'
-            AND ($2::int IS NULL OR domain_id = $2)
+          WHERE domain_id = $2 AND status <> 'running' AND finished_at >= ${SINCE}
        ), outcomes AS (
-         SELECT e.key AS source, r.finished_at, r.status = 'success' AS ok, false AS failed, NULL AS error,
-                (e.value ->> 'ms')::bigint AS ms, coalesce((e.value ->> 'names')::bigint, 0) AS names,
-                coalesce((e.value ->> 'seen')::bigint, 0) AS seen, coalesce((e.value ->> 'new')::bigint, 0) AS new
+         SELECT e.key AS source, r.finished_at, true AS ok, NULL AS error, (e.value ->> 'ms')::bigint AS ms,
+                coalesce((e.value ->> 'names')::bigint, 0) AS names, coalesce((e.value ->> 'seen')::bigint, 0) AS seen,
+                coalesce((e.value ->> 'new')::bigint, 0) AS new
            FROM recent r CROSS JOIN LATERAL jsonb_each(r.source_stats) e
+          WHERE r.status = 'success'
          UNION ALL
-         SELECT split_part(r.error, ':', 1), r.finished_at, false, true, r.error, NULL, 0, 0, 0
+         SELECT split_part(r.error, ':', 1), r.finished_at, false, r.error, NULL, 0, 0, 0
            FROM recent r WHERE r.status = 'error' AND split_part(r.error, ':', 1) = ANY ($3::text[])
        ), by_day AS (
-         SELECT source, to_char(finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-                count(*) FILTER (WHERE ok)::int AS successes, count(*) FILTER (WHERE failed)::int AS failures,
-                sum(names)::int AS names, sum(new)::int AS new
+         SELECT source, (finished_at AT TIME ZONE 'UTC')::date AS day, count(*) FILTER (WHERE ok)::int AS successes,
+                count(*) FILTER (WHERE NOT ok)::int AS failures, sum(names)::int AS names, sum(new)::int AS new
            FROM outcomes GROUP BY 1, 2
        )
-       SELECT o.source, count(*) FILTER (WHERE o.ok)::int AS successes, count(*) FILTER (WHERE o.failed)::int AS failures,
-              (array_agg(o.error ORDER BY o.finished_at DESC) FILTER (WHERE o.failed))[1] AS last_failure,
-              ${isoSql('max(o.finished_at) FILTER (WHERE o.failed)')} AS last_failure_at,
+       SELECT o.source, count(*) FILTER (WHERE o.ok)::int AS successes, count(*) FILTER (WHERE NOT o.ok)::int AS failures,
+              (array_agg(o.error ORDER BY o.finished_at DESC) FILTER (WHERE NOT o.ok))[1] AS last_failure,
+              ${isoSql('max(o.finished_at) FILTER (WHERE NOT o.ok)')} AS last_failure_at,
               round(percentile_cont(0.5) WITHIN GROUP (ORDER BY o.ms))::int AS ms_median,
               round(percentile_cont(0.95) WITHIN GROUP (ORDER BY o.ms))::int AS ms_p95,
               sum(o.names)::int AS names, sum(o.seen)::int AS seen, sum(o.new)::int AS new,

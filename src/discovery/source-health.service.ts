@@ -22,13 +22,16 @@ export class SourceHealthService {
   ) {}
 
   /**
-   * The sources SCAN_SOURCES runs, in its order (with nothing to show when no scan in the window ran them), then
+   * Over the scans that ended from the start of the UTC day `days - 1` days ago: the sources SCAN_SOURCES runs, in its order (with nothing to show when no scan in the window ran them), then
    * those that ran in the window and are no longer configured.
    */
   async report(days: number, domain?: string): Promise<SourceHealthReport> {
     const root = domain === undefined ? null : await this.tracked.requireTracked(domain);
-    const since = new Date(Date.now() - days * 86_400_000).toISOString();
-    const found = new Map((await this.repository.window(days, root?.id ?? null)).map((r) => [r.source, r]));
+    const [since, rows] = await Promise.all([
+      this.repository.since(days),
+      root ? this.repository.ofRoot(days, root.id) : this.repository.everyRoot(days),
+    ]);
+    const found = new Map(rows.map((r) => [r.source, r]));
     const names = [...new Set([...this.env.SCAN_SOURCES, ...found.keys()])];
     const data = names.map((source): SourceHealthDto => {
       const r = found.get(source);

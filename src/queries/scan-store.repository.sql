@@ -917,6 +917,53 @@ WHERE
         )
       )
   );
+WITH
+  ran AS (
+    SELECT
+      e.key AS source,
+      coalesce((e.value ->> 'names')::bigint, 0) AS names,
+      coalesce((e.value ->> 'seen')::bigint, 0) AS seen,
+      coalesce((e.value ->> 'new')::bigint, 0) AS new,
+      (e.value ->> 'ms')::bigint AS ms
+    FROM
+      scans s
+      CROSS JOIN LATERAL jsonb_each(s.source_stats) e
+    WHERE
+      s.id = $1
+  ),
+  days AS (
+    INSERT INTO
+      source_days AS d (DAY, source, successes, names, seen, new)
+    SELECT
+      (now() AT TIME ZONE 'UTC')::date,
+      source,
+      1,
+      names,
+      seen,
+      new
+    FROM
+      ran
+    ON CONFLICT (DAY, source) DO UPDATE
+    SET
+      successes = d.successes + 1,
+      names = d.names + excluded.names,
+      seen = d.seen + excluded.seen,
+      new = d.new + excluded.new
+  )
+INSERT INTO
+  source_day_ms AS b (DAY, source, bucket, scans)
+SELECT
+  (now() AT TIME ZONE 'UTC')::date,
+  source,
+  floor(8 * log(2, (ms)::numeric + 1)),
+  1
+FROM
+  ran
+WHERE
+  ms IS NOT NULL
+ON CONFLICT (DAY, source, bucket) DO UPDATE
+SET
+  scans = b.scans + 1;
 
 -- ScanStoreRepository.finishError
 UPDATE scans
@@ -973,3 +1020,18 @@ WHERE
 DELETE FROM scan_names
 WHERE
   scan_id = $1;
+INSERT INTO
+  source_days AS d (DAY, source, failures, last_failure, last_failure_at)
+SELECT
+  (now() AT TIME ZONE 'UTC')::date,
+  split_part($1, ':', 1),
+  1,
+  $1,
+  now()
+WHERE
+  split_part($1, ':', 1) = ANY ($2::TEXT[])
+ON CONFLICT (DAY, source) DO UPDATE
+SET
+  failures = d.failures + 1,
+  last_failure = excluded.last_failure,
+  last_failure_at = excluded.last_failure_at;

@@ -250,6 +250,16 @@ describe('the permute source', () => {
     const permute = all.data.find((s: { source: string }) => s.source === 'permute');
     expect(permute.new).toBeGreaterThanOrEqual(4);
     expect(permute.names).toBe(permute.seen);
+    // Of every root from the day's roll-ups: crt.sh's failure, its flood and its times are there too.
+    const crtsh = all.data.find((s: { source: string }) => s.source === 'crtsh');
+    expect(crtsh).toMatchObject({
+      failures: 1,
+      last_failure: expect.stringMatching(/^crtsh: HTTP 502/),
+      ms_median: expect.any(Number),
+      days: [expect.objectContaining({ day: today, failures: 1 })],
+    });
+    expect(crtsh.successes).toBeGreaterThanOrEqual(5);
+    expect(crtsh.names).toBeGreaterThanOrEqual(120);
 
     for (const [query, status, code] of [
       ['days=0', 400, 'invalid_query'],
