@@ -29,6 +29,7 @@ const SAMPLES: Record<string, string> = {
   'GET /platforms/{slug}/exclusions': '/platforms/hackerone/exclusions',
   'GET /scans': '/scans',
   'GET /scans/status': '/scans/status',
+  'GET /scans/sources': '/scans/sources?days=7',
   'GET /scans/{id}': '/scans/{scan}',
   'GET /stats': '/stats',
   'GET /stats/top-domains': '/stats/top-domains?hours=24',
