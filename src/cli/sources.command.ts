@@ -64,7 +64,10 @@ export class SourcesCommand extends CommandRunner {
     return value;
   }
 
-  @Option({ flags: '--days <n>', description: 'Scans that started in the last n days (default 30, at most 365)' })
+  @Option({
+    flags: '--days <n>',
+    description: 'Scans that ended today (UTC) and the n - 1 days before (default 30, at most 365)',
+  })
   parseDays(value: string): string {
     return value;
   }

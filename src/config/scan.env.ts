@@ -43,8 +43,8 @@ export class ScanEnvironment {
     {
       default: ['crtsh'],
       description:
-        'Discovery sources, a comma list of crtsh, dns, command and permute, run in that order (permute learns from ' +
-        'what the others and the CT follower found: put it last).',
+        'Discovery sources, a comma list of crtsh, dns, command and permute, run in that order but for permute, ' +
+        'which runs last whatever its place (it learns from what the others and the CT follower found).',
     },
     Transform(toList),
     IsIn(SCAN_SOURCE_NAMES, {

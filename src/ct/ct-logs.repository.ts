@@ -124,12 +124,13 @@ export class CtLogsRepository {
       );
       if (counts.length > 0) {
         // A root that gained hosts waits for the permutations they seed, when the permute source runs (an event
-        // scan, ScanClaimsRepository.startEvents).
+        // scan, ScanClaimsRepository.startEvents). The older of the two times: a batch that began earlier but
+        // commits after another keeps its hosts (first seen at its now()) among the seeds.
         await affected(
           m,
           `UPDATE domains d SET total_subdomains = total_subdomains + c.added,
                   active_subdomains = active_subdomains + c.added + c.back,
-                  permute_due_at = CASE WHEN $4 AND c.added > 0 THEN coalesce(d.permute_due_at, now())
+                  permute_due_at = CASE WHEN $4 AND c.added > 0 THEN least(d.permute_due_at, now())
                                         ELSE d.permute_due_at END
              FROM unnest($1::int[], $2::int[], $3::int[]) c(id, added, back) WHERE d.id = c.id`,
           [

@@ -72,8 +72,8 @@ export class ScanClaimsRepository {
   /**
    * Starts event scans: enabled roots whose hosts found by the CT follower have gathered for `gatherSeconds`
    * (domains_permute_due_idx), each with its seeds' time and its mark cleared, in one statement. A root with a scan
-   * running waits; one whose scan another worker starts meanwhile loses the mark, and that scan's permute source
-   * reads every name the root holds anyway.
+   * running waits, and so does one whose scan another worker starts meanwhile: the mark is cleared only where the
+   * event scan started.
    */
   @GenerateSql({ params: ['host:1', 2, 300, 60] })
   startEvents(workerId: string, limit: number, leaseSeconds: number, gatherSeconds: number): Promise<ActiveScan[]> {
@@ -86,14 +86,13 @@ export class ScanClaimsRepository {
             AND NOT EXISTS (SELECT 1 FROM scans s WHERE s.domain_id = d.id AND s.status = 'running')
           ORDER BY d.permute_due_at
           LIMIT $2 FOR UPDATE OF d SKIP LOCKED
-       ), cleared AS (
-         UPDATE domains d SET permute_due_at = NULL FROM picked p WHERE d.id = p.id RETURNING d.id
        ), started AS (
          INSERT INTO scans (domain_id, trigger, status, lease_until, worker_id, seeds_from)
-         SELECT p.id, 'event', 'running', now() + make_interval(secs => $3), $1, p.permute_due_at
-           FROM picked p JOIN cleared c ON c.id = p.id
+         SELECT p.id, 'event', 'running', now() + make_interval(secs => $3), $1, p.permute_due_at FROM picked p
          ON CONFLICT (domain_id) WHERE status = 'running' DO NOTHING
          RETURNING *
+       ), cleared AS (
+         UPDATE domains d SET permute_due_at = NULL FROM started s WHERE d.id = s.domain_id
        )
        SELECT ${ACTIVE_SCAN_COLUMNS} FROM started s JOIN domains d ON d.id = s.domain_id`,
       [workerId, limit, leaseSeconds, gatherSeconds],
@@ -167,7 +166,10 @@ export class ScanClaimsRepository {
     );
   }
 
-  /** Scans whose workers kept dying end in error rather than running forever. */
+  /**
+   * Scans whose workers kept dying end in error rather than running forever. An event scan leaves its root's
+   * last-scan fields as they were and gives its seeds back (the root's mark, the older of the two).
+   */
   @GenerateSql()
   failExhausted(): Promise<number> {
     return affected(
@@ -176,11 +178,16 @@ export class ScanClaimsRepository {
          UPDATE scans SET status = 'error', finished_at = now(), lease_until = NULL, worker_id = NULL,
                 error = 'interrupted: the worker running this scan stopped ' || attempts || ' times'
           WHERE status = 'running' AND attempts >= $1 AND lease_until < now()
-          RETURNING id, domain_id
+          RETURNING id, domain_id, trigger, seeds_from
        ), cleared AS (
          DELETE FROM scan_names WHERE scan_id IN (SELECT id FROM failed)
        )
-       UPDATE domains d SET last_scan_status = 'error', last_scanned_at = now() FROM failed f WHERE d.id = f.domain_id`,
+       UPDATE domains d
+          SET last_scan_status = CASE WHEN f.trigger = 'event' THEN d.last_scan_status ELSE 'error' END,
+              last_scanned_at = CASE WHEN f.trigger = 'event' THEN d.last_scanned_at ELSE now() END,
+              permute_due_at = CASE WHEN f.trigger = 'event' THEN least(d.permute_due_at, f.seeds_from)
+                                    ELSE d.permute_due_at END
+         FROM failed f WHERE d.id = f.domain_id`,
       [MAX_ATTEMPTS],
     );
   }

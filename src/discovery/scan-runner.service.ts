@@ -83,6 +83,10 @@ export class ScanRunner {
       while (!signal.aborted) {
         if (progress.phase === 'commit') {
           const final = await this.store.finishSuccess(scan, this.env.RESOLVE === 'off');
+          if (!final) {
+            this.logger.warn(`scan ${scan.id} of ${scan.domain} was ended by another worker meanwhile`);
+            return { status: 'parked', progress };
+          }
           this.logger.log(`scan ${scan.id} of ${scan.domain} (${scan.trigger}) succeeded: ${JSON.stringify(final)}`);
           this.metrics?.scans.inc({ status: 'success', trigger: scan.trigger });
           this.metrics?.hostsDiscovered.inc(final.new);

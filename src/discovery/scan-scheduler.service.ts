@@ -18,7 +18,7 @@ const JOB = 'scan-worker';
 /**
  * The scheduled worker: on each tick it takes up to SCAN_CONCURRENCY scans — running ones waiting for their
  * next slice first, then event scans (permutations seeded by hosts the CT follower found, at most half the free
- * slots), then queued and due domains — and runs one slice of each. Ticks never overlap in a
+ * slots), then queued and due domains, then event scans again in the slots left — and runs one slice of each. Ticks never overlap in a
  * process; processes coordinate only through the database.
  */
 @Injectable()
@@ -75,18 +75,16 @@ export class ScanScheduler implements OnApplicationBootstrap, OnApplicationShutd
       await this.giveBackInterrupted();
       await this.claims.failExhausted();
       const resumed = await this.claims.claimRunning(this.workerId, capacity, lease);
-      // Event scans are small and about being first, but never take every free slot from the scheduled ones.
-      const events = this.env.SCAN_SOURCES.includes('permute')
-        ? await this.claims.startEvents(
-            this.workerId,
-            Math.ceil((capacity - resumed.length) / 2),
-            lease,
-            this.env.PERMUTE_EVENT_SECONDS,
-          )
-        : [];
-      const taken = resumed.length + events.length;
-      const fresh = await this.claims.startDue(this.workerId, capacity - taken, lease, interval);
-      claimed = [...resumed, ...events, ...fresh];
+      // Event scans are small and about being first, but take at most half the free slots (none of a single
+      // one) before the queued and due scans, and then what these left.
+      const free = capacity - resumed.length;
+      const permute = this.env.SCAN_SOURCES.includes('permute');
+      const gather = this.env.PERMUTE_EVENT_SECONDS;
+      const events = permute ? await this.claims.startEvents(this.workerId, Math.floor(free / 2), lease, gather) : [];
+      const fresh = await this.claims.startDue(this.workerId, free - events.length, lease, interval);
+      const left = free - events.length - fresh.length;
+      const more = permute && left > 0 ? await this.claims.startEvents(this.workerId, left, lease, gather) : [];
+      claimed = [...resumed, ...events, ...fresh, ...more];
     } catch (e) {
       this.logger.warn(`tick skipped, the database is not answering: ${(e as Error).message}`);
       return { skipped: true, outcomes: [] };

@@ -150,6 +150,9 @@ export class ScanStoreRepository {
   finishSuccess(scan: ActiveScan, commitStaged: boolean) {
     return this.hosts.transaction(async (w) => {
       const m = w.manager;
+      // Held, and still running: a second worker that took the scan up after a lost lease finds it ended, and
+      // counts, tells and rolls up nothing twice.
+      if (!(await stillRunning(m, scan.id))) return null;
       if (commitStaged) {
         const counts = await w.seen(scan.domainId, `SELECT host, sources FROM scan_names WHERE scan_id = $2`, [
           scan.id,
@@ -219,6 +222,7 @@ export class ScanStoreRepository {
   @GenerateSql({ params: [SCAN, 'crtsh: timed out'] })
   async finishError(scan: ActiveScan, message: string): Promise<void> {
     await this.db.transaction(async (m) => {
+      if (!(await stillRunning(m, scan.id))) return;
       await rows(
         m,
         `UPDATE scans SET status = 'error', error = $2, finished_at = now(), lease_until = NULL, worker_id = NULL,
@@ -227,6 +231,13 @@ export class ScanStoreRepository {
         [scan.id, message.slice(0, 2000)],
       );
       await this.closeScan(m, scan, 'error', 0);
+      // An event scan that failed gives its seeds back: the next one asks around them.
+      if (scan.seedsFrom !== null) {
+        await rows(m, `UPDATE domains SET permute_due_at = least(permute_due_at, $2::timestamptz) WHERE id = $1`, [
+          scan.domainId,
+          scan.seedsFrom,
+        ]);
+      }
       await rollUpFailure(m, message.slice(0, 2000));
     });
   }
@@ -263,4 +274,10 @@ export class ScanStoreRepository {
       [scanId, counts.newCount, counts.reactivated, JSON.stringify(progress)],
     );
   }
+}
+
+/** Locks the scan's row for its end, and says whether it is still running (no other worker ended it). */
+async function stillRunning(m: EntityManager, scanId: string): Promise<boolean> {
+  const held = await rows(m, `SELECT 1 FROM scans WHERE id = $1 AND status = 'running' FOR UPDATE`, [scanId]);
+  return held.length === 1;
 }

@@ -20,8 +20,11 @@ export interface SourceHealthRow {
   days: { day: string; successes: number; failures: number; names: number; new: number }[];
 }
 
-/** The window: scans that ended from the start of the UTC day `$1 - 1` days before today. */
-const SINCE = `(((now() AT TIME ZONE 'UTC')::date - ($1 - 1)) AT TIME ZONE 'UTC')`;
+/**
+ * The window: scans that ended from the start of the UTC day `$1 - 1` days before today, whatever the session's
+ * TimeZone (a date's own AT TIME ZONE would read it in that zone).
+ */
+export const SINCE = `(((now() AT TIME ZONE 'UTC')::date - ($1 - 1))::timestamp AT TIME ZONE 'UTC')`;
 
 /**
  * Each source's health and yield over a window of days. Of every root, from the daily roll-ups the scans keep as
@@ -40,7 +43,7 @@ export class SourceHealthRepository {
     return row.since;
   }
 
-  /** Every root: the days' roll-ups (source_days_pkey, source_day_ms_pkey), the percentiles from the buckets' sums. */
+  /** Every root: the days' roll-ups (sums as float8, exact to 2^53: a year of every root's names passes 2^31) (source_days_pkey, source_day_ms_pkey), the percentiles from the buckets' sums. */
   @GenerateSql({ params: [30] })
   everyRoot(days: number): Promise<SourceHealthRow[]> {
     return rows<SourceHealthRow>(
@@ -59,11 +62,11 @@ export class SourceHealthRepository {
                 ${bucketMsSql('min(bucket) FILTER (WHERE below >= 0.95 * total)')}::int AS ms_p95
            FROM cumulated GROUP BY source
        )
-       SELECT d.source, sum(d.successes)::int AS successes, sum(d.failures)::int AS failures,
+       SELECT d.source, sum(d.successes)::float8 AS successes, sum(d.failures)::float8 AS failures,
               (array_agg(d.last_failure ORDER BY d.last_failure_at DESC) FILTER (WHERE d.last_failure IS NOT NULL))[1]
                 AS last_failure,
               ${isoSql('max(d.last_failure_at)')} AS last_failure_at, p.ms_median, p.ms_p95,
-              sum(d.names)::int AS names, sum(d.seen)::int AS seen, sum(d.new)::int AS new,
+              sum(d.names)::float8 AS names, sum(d.seen)::float8 AS seen, sum(d.new)::float8 AS new,
               jsonb_agg(jsonb_build_object('day', d.day, 'successes', d.successes, 'failures', d.failures,
                                            'names', d.names, 'new', d.new) ORDER BY d.day) AS days
          FROM window_days d LEFT JOIN percentiles p ON p.source = d.source
@@ -96,7 +99,7 @@ export class SourceHealthRepository {
            FROM recent r WHERE r.status = 'error' AND split_part(r.error, ':', 1) = ANY ($3::text[])
        ), by_day AS (
          SELECT source, (finished_at AT TIME ZONE 'UTC')::date AS day, count(*) FILTER (WHERE ok)::int AS successes,
-                count(*) FILTER (WHERE NOT ok)::int AS failures, sum(names)::int AS names, sum(new)::int AS new
+                count(*) FILTER (WHERE NOT ok)::int AS failures, sum(names)::float8 AS names, sum(new)::float8 AS new
            FROM outcomes GROUP BY 1, 2
        )
        SELECT o.source, count(*) FILTER (WHERE o.ok)::int AS successes, count(*) FILTER (WHERE NOT o.ok)::int AS failures,
@@ -104,7 +107,7 @@ export class SourceHealthRepository {
               ${isoSql('max(o.finished_at) FILTER (WHERE NOT o.ok)')} AS last_failure_at,
               round(percentile_cont(0.5) WITHIN GROUP (ORDER BY o.ms))::int AS ms_median,
               round(percentile_cont(0.95) WITHIN GROUP (ORDER BY o.ms))::int AS ms_p95,
-              sum(o.names)::int AS names, sum(o.seen)::int AS seen, sum(o.new)::int AS new,
+              sum(o.names)::float8 AS names, sum(o.seen)::float8 AS seen, sum(o.new)::float8 AS new,
               (SELECT jsonb_agg(jsonb_build_object('day', d.day, 'successes', d.successes, 'failures', d.failures,
                                                    'names', d.names, 'new', d.new) ORDER BY d.day)
                  FROM by_day d WHERE d.source = o.source) AS days

@@ -260,7 +260,7 @@ SET
   active_subdomains = active_subdomains + c.added + c.back,
   permute_due_at = CASE
     WHEN $4
-    AND c.added > 0 THEN coalesce(d.permute_due_at, now())
+    AND c.added > 0 THEN least(d.permute_due_at, now())
     ELSE d.permute_due_at
   END
 FROM

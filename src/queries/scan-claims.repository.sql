@@ -156,17 +156,6 @@ WITH
     FOR UPDATE OF
       d SKIP LOCKED
   ),
-  cleared AS (
-    UPDATE domains d
-    SET
-      permute_due_at = NULL
-    FROM
-      picked p
-    WHERE
-      d.id = p.id
-    RETURNING
-      d.id
-  ),
   started AS (
     INSERT INTO
       scans (domain_id, trigger, status, lease_until, worker_id, seeds_from)
@@ -179,12 +168,20 @@ WITH
       p.permute_due_at
     FROM
       picked p
-      JOIN cleared c ON c.id = p.id
     ON CONFLICT (domain_id)
     WHERE
       status = 'running' DO NOTHING
     RETURNING
       *
+  ),
+  cleared AS (
+    UPDATE domains d
+    SET
+      permute_due_at = NULL
+    FROM
+      started s
+    WHERE
+      d.id = s.domain_id
   )
 SELECT
   s.id,
@@ -286,7 +283,9 @@ WITH
       AND lease_until < now()
     RETURNING
       id,
-      domain_id
+      domain_id,
+      trigger,
+      seeds_from
   ),
   cleared AS (
     DELETE FROM scan_names
@@ -300,8 +299,18 @@ WITH
   )
 UPDATE domains d
 SET
-  last_scan_status = 'error',
-  last_scanned_at = now()
+  last_scan_status = CASE
+    WHEN f.trigger = 'event' THEN d.last_scan_status
+    ELSE 'error'
+  END,
+  last_scanned_at = CASE
+    WHEN f.trigger = 'event' THEN d.last_scanned_at
+    ELSE now()
+  END,
+  permute_due_at = CASE
+    WHEN f.trigger = 'event' THEN least(d.permute_due_at, f.seeds_from)
+    ELSE d.permute_due_at
+  END
 FROM
   failed f
 WHERE

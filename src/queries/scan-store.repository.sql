@@ -519,6 +519,14 @@ LIMIT
 -- ScanStoreRepository.finishSuccess
 SELECT
   pg_current_xact_id();
+SELECT
+  1
+FROM
+  scans
+WHERE
+  id = $1
+  AND status = 'running'
+FOR UPDATE;
 WITH
   input AS (
     SELECT
@@ -966,72 +974,11 @@ SET
   scans = b.scans + 1;
 
 -- ScanStoreRepository.finishError
-UPDATE scans
-SET
-  status = 'error',
-  error = $2,
-  finished_at = now(),
-  lease_until = NULL,
-  worker_id = NULL,
-  found_count = (
-    SELECT
-      count(*)
-    FROM
-      scan_names
-    WHERE
-      scan_id = $1
-  )
-WHERE
-  id = $1;
-UPDATE domains
-SET
-  last_scanned_at = CASE
-    WHEN $4 THEN now()
-    ELSE last_scanned_at
-  END,
-  last_scan_status = CASE
-    WHEN $4 THEN $2
-    ELSE last_scan_status
-  END,
-  new_subdomains_last_scan = CASE
-    WHEN $4 THEN $3
-    ELSE new_subdomains_last_scan
-  END,
-  total_subdomains = (
-    SELECT
-      count(*)
-    FROM
-      hosts
-    WHERE
-      domain_id = $1
-  ),
-  active_subdomains = (
-    SELECT
-      count(*)
-    FROM
-      hosts
-    WHERE
-      domain_id = $1
-      AND is_active
-  ),
-  updated_at = now()
-WHERE
-  id = $1;
-DELETE FROM scan_names
-WHERE
-  scan_id = $1;
-INSERT INTO
-  source_days AS d (DAY, source, failures, last_failure, last_failure_at)
 SELECT
-  (now() AT TIME ZONE 'UTC')::date,
-  split_part($1, ':', 1),
-  1,
-  $1,
-  now()
+  1
+FROM
+  scans
 WHERE
-  split_part($1, ':', 1) = ANY ($2::TEXT[])
-ON CONFLICT (DAY, source) DO UPDATE
-SET
-  failures = d.failures + 1,
-  last_failure = excluded.last_failure,
-  last_failure_at = excluded.last_failure_at;
+  id = $1
+  AND status = 'running'
+FOR UPDATE;

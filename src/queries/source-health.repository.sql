@@ -3,7 +3,7 @@
 -- SourceHealthRepository.since
 SELECT
   to_char(
-    (((now() AT TIME ZONE 'UTC')::date - ($1 - 1)) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+    (((now() AT TIME ZONE 'UTC')::date - ($1 - 1))::timestamp AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
     'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
   ) AS since;
 
@@ -77,8 +77,8 @@ WITH
   )
 SELECT
   d.source,
-  sum(d.successes)::int AS successes,
-  sum(d.failures)::int AS failures,
+  sum(d.successes)::float8 AS successes,
+  sum(d.failures)::float8 AS failures,
   (
     array_agg(
       d.last_failure
@@ -92,9 +92,9 @@ SELECT
   to_char(max(d.last_failure_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_failure_at,
   p.ms_median,
   p.ms_p95,
-  sum(d.names)::int AS names,
-  sum(d.seen)::int AS seen,
-  sum(d.new)::int AS new,
+  sum(d.names)::float8 AS names,
+  sum(d.seen)::float8 AS seen,
+  sum(d.new)::float8 AS new,
   jsonb_agg(
     jsonb_build_object('day', d.day, 'successes', d.successes, 'failures', d.failures, 'names', d.names, 'new', d.new)
     ORDER BY
@@ -123,7 +123,7 @@ WITH
     WHERE
       domain_id = $2
       AND status <> 'running'
-      AND finished_at >= (((now() AT TIME ZONE 'UTC')::date - ($1 - 1)) AT TIME ZONE 'UTC')
+      AND finished_at >= (((now() AT TIME ZONE 'UTC')::date - ($1 - 1))::timestamp AT TIME ZONE 'UTC')
   ),
   outcomes AS (
     SELECT
@@ -168,8 +168,8 @@ WITH
         WHERE
           NOT ok
       )::int AS failures,
-      sum(names)::int AS names,
-      sum(new)::int AS new
+      sum(names)::float8 AS names,
+      sum(new)::float8 AS new
     FROM
       outcomes
     GROUP BY
@@ -215,9 +215,9 @@ SELECT
         o.ms
     )
   )::int AS ms_p95,
-  sum(o.names)::int AS names,
-  sum(o.seen)::int AS seen,
-  sum(o.new)::int AS new,
+  sum(o.names)::float8 AS names,
+  sum(o.seen)::float8 AS seen,
+  sum(o.new)::float8 AS new,
   (
     SELECT
       jsonb_agg(

@@ -1,3 +1,4 @@
+import { SINCE } from '../../src/discovery/source-health.repository.js';
 import { x509Leaf } from '../fixtures/ct-certs.js';
 import { LoopbackCtLog } from '../fixtures/ct-log.js';
 import { LoopbackCrtsh } from '../fixtures/crtsh-server.js';
@@ -5,7 +6,7 @@ import { seedDomain } from '../fixtures/data.js';
 import { LoopbackDns } from '../fixtures/dns-server.js';
 import { type TestApp, bearer, startTestApp } from '../fixtures/test-app.js';
 import { waitFor } from '../fixtures/wait.js';
-import { NEVER, tickUntilIdle } from '../fixtures/worker.js';
+import { NEVER, tickUntilIdle, worker } from '../fixtures/worker.js';
 
 /**
  * The permute source against real DNS on loopback: a resolver that answers what the test sets, and a trusted one
@@ -211,13 +212,17 @@ describe('the permute source', () => {
   });
 
   it('tells what each source is worth: successes, failures, time, names, seen, new, and a source that floods', async () => {
-    // crt.sh names 120 hosts of which none resolves (it floods), then fails the next scan.
-    crt.names.set(
-      'health.test',
-      Array.from({ length: 120 }, (_, i) => `ghost-${i}.health.test`),
-    );
+    // crt.sh names 122 hosts of which two resolve (it floods), then fails the next scan; permute finds a third.
+    record('app-1.health.test', '192.0.2.71');
+    record('app-2.health.test', '192.0.2.72');
+    record('app-3.health.test', '192.0.2.73');
+    crt.names.set('health.test', [
+      ...Array.from({ length: 120 }, (_, i) => `ghost-${i}.health.test`),
+      'app-1.health.test',
+      'app-2.health.test',
+    ]);
     await seedDomain(t, { domain: 'health.test', platform: 'hackerone' });
-    expect(await tickUntilIdle(t)).toMatchObject([{ status: 'success', new: 0 }]);
+    expect(await tickUntilIdle(t)).toMatchObject([{ status: 'success', new: 3 }]);
     crt.failures.set('health.test', 1);
     await t.post('/scans', { domain: 'health.test' }, auth);
     expect(await tickUntilIdle(t)).toMatchObject([{ status: 'error' }]);
@@ -236,19 +241,27 @@ describe('the permute source', () => {
         last_failure_at: expect.any(String),
         ms_median: expect.any(Number),
         ms_p95: expect.any(Number),
-        names: 120,
-        seen: 0,
-        new: 0,
+        names: 122,
+        seen: 2,
+        new: 2,
         flooding: true,
-        days: [{ day: today, successes: 1, failures: 1, names: 120, new: 0 }],
+        days: [{ day: today, successes: 1, failures: 1, names: 122, new: 2 }],
       },
-      expect.objectContaining({ source: 'permute', configured: true, successes: 1, failures: 0, flooding: false }),
+      expect.objectContaining({
+        source: 'permute',
+        successes: 1,
+        failures: 0,
+        names: 1,
+        seen: 1,
+        new: 1,
+        flooding: false,
+      }),
     ]);
-    // Every root's scans: the permute hosts the other tests found count, and no source floods but crt.sh here.
+    // Every root's scans, from the day's roll-ups: this root's count among them.
     const all = (await t.get('/scans/sources', auth)).body;
     expect(all.meta).toMatchObject({ days: 30, domain: null });
     const permute = all.data.find((s: { source: string }) => s.source === 'permute');
-    expect(permute.new).toBeGreaterThanOrEqual(4);
+    expect(permute.new).toBeGreaterThanOrEqual(1);
     expect(permute.names).toBe(permute.seen);
     // Of every root from the day's roll-ups: crt.sh's failure, its flood and its times are there too.
     const crtsh = all.data.find((s: { source: string }) => s.source === 'crtsh');
@@ -258,9 +271,18 @@ describe('the permute source', () => {
       ms_median: expect.any(Number),
       days: [expect.objectContaining({ day: today, failures: 1 })],
     });
-    expect(crtsh.successes).toBeGreaterThanOrEqual(5);
-    expect(crtsh.names).toBeGreaterThanOrEqual(120);
+    expect(crtsh.successes).toBeGreaterThanOrEqual(1);
+    expect(crtsh.names).toBeGreaterThanOrEqual(122);
 
+    // The window starts at a UTC midnight whatever the session's TimeZone.
+    for (const zone of ['UTC', 'America/New_York', 'Asia/Kolkata']) {
+      const [{ since }] = await t.dataSource.transaction(async (m) => {
+        await m.query(`SET LOCAL TimeZone = '${zone}'`);
+        return m.query(`SELECT to_char(${SINCE} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS since`, [7]);
+      });
+      const first = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+      expect([zone, since]).toEqual([zone, `${first} 00:00:00`]);
+    }
     for (const [query, status, code] of [
       ['days=0', 400, 'invalid_query'],
       ['days=366', 400, 'invalid_query'],
@@ -271,5 +293,70 @@ describe('the permute source', () => {
       const bad = await t.get(`/scans/sources?${query}`, auth);
       expect([query, bad.status, bad.body.error?.code]).toEqual([query, status, code]);
     }
+  });
+
+  it('gives event scans at most half the free slots, then the queued scans theirs, then events the rest', async () => {
+    const roots = Array.from({ length: 9 }, (_, i) => `slot-${i + 1}.test`);
+    for (const domain of roots) {
+      crt.names.set(domain, [`www.${domain}`]);
+      await seedDomain(t, { domain, platform: 'hackerone' });
+    }
+    await tickUntilIdle(t);
+    const due = (names: string[]) =>
+      t.dataSource.query(`UPDATE domains SET permute_due_at = now() - interval '1 hour' WHERE domain = ANY ($1)`, [
+        names,
+      ]);
+    /** The scans of the slot roots the last tick started, by trigger. */
+    const tick = async () => {
+      const at = new Date();
+      expect((await worker(t).tick()).skipped).toBe(false);
+      const rows = await t.dataSource.query(
+        `SELECT s.trigger, count(*)::int AS n FROM scans s JOIN domains d ON d.id = s.domain_id
+          WHERE d.domain = ANY ($1) AND s.started_at >= $2 GROUP BY 1 ORDER BY 1`,
+        [roots, at],
+      );
+      return rows.map((r: { trigger: string; n: number }) => [r.trigger, r.n]);
+    };
+    // SCAN_CONCURRENCY is 4; one slot goes on with a running scan, three are free. Three roots wait for event
+    // scans, two are queued: one event scan (half of three, rounded down), then the two queued.
+    await due(roots.slice(0, 3));
+    for (const domain of roots.slice(3, 5)) expect((await t.post('/scans', { domain }, auth)).status).toBe(202);
+    const [running] = await t.dataSource.query(`SELECT id FROM domains WHERE domain = 'slot-6.test'`);
+    await t.dataSource.query(`INSERT INTO scans (domain_id, trigger, status) VALUES ($1, 'cron', 'running')`, [
+      running.id,
+    ]);
+    expect(await tick()).toEqual([
+      ['api', 2],
+      ['event', 1],
+    ]);
+    await tickUntilIdle(t);
+    // Nothing queued or due: event scans take the slots the others left, all four.
+    await due(roots.slice(5, 9));
+    expect(await tick()).toEqual([['event', 4]]);
+  });
+
+  it('gives an event scan’s seeds back when it fails, and leaves the root’s last scan as it was', async () => {
+    crt.names.set('gone.test', ['www.gone.test']);
+    await seedDomain(t, { domain: 'gone.test', platform: 'hackerone' });
+    await tickUntilIdle(t);
+    const before = (await t.get('/domains/gone.test', auth)).body.data;
+    // An event scan whose worker died three times (its lease run out): the worker ends it in error.
+    await t.dataSource.query(
+      `INSERT INTO scans (domain_id, trigger, status, attempts, lease_until, seeds_from)
+       SELECT id, 'event', 'running', 3, now() - interval '1 minute', '2026-01-01T00:00:00Z' FROM domains
+        WHERE domain = 'gone.test'`,
+    );
+    await tickUntilIdle(t);
+    // It ended in error, and the seeds it gave back started the next event scan at once, from the same time.
+    const scans = await t.dataSource.query(
+      `SELECT s.trigger, s.status, s.seeds_from FROM scans s JOIN domains d ON d.id = s.domain_id
+        WHERE d.domain = 'gone.test' AND s.trigger = 'event' ORDER BY s.started_at`,
+    );
+    expect(scans.map((r: { status: string; seeds_from: Date }) => [r.status, r.seeds_from.toISOString()])).toEqual([
+      ['error', '2026-01-01T00:00:00.000Z'],
+      ['success', '2026-01-01T00:00:00.000Z'],
+    ]);
+    const after = (await t.get('/domains/gone.test', auth)).body.data;
+    expect(after).toMatchObject({ last_scanned_at: before.last_scanned_at, last_scan_status: before.last_scan_status });
   });
 });

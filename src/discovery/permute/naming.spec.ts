@@ -134,4 +134,15 @@ describe('permute naming', () => {
     // A lone name suggests little.
     expect(hostsOf(['mail.example.com']).length).toBeLessThanOrEqual(5);
   });
+
+  it('makes no series of ids, nor the gaps of a series too sparse to trust', () => {
+    const made = (known: string[]) => candidatesFor(ROOT, known, { depth: 2, limit: 10_000 }).map((c) => c.host);
+    // A build number, a date, an address: no series of them, whatever their numbers.
+    const ids = made(['build-20261201.example.com', 'api-9007199254740993.example.com', 'ip-3232235777.example.com']);
+    expect(ids.filter((h) => /-\d+\.example\.com$/.test(h))).toEqual([]);
+    // Two numbers far apart: nothing between them is likely enough to ask.
+    const sparse = made(['node-7.example.com', 'node-50000.example.com']);
+    expect(sparse).not.toContain('node-1.example.com');
+    expect(sparse).not.toContain('node-8.example.com');
+  });
 });

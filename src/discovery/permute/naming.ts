@@ -79,6 +79,8 @@ const LEAN = 2;
 const NUMBERED_FORM = 0.5;
 /** Numbers tried past the highest of a series, and gaps filled inside it at most (or twice the numbers it holds). */
 const SERIES_AHEAD = 2;
+/** Digits a series' number has at most: a longer one is an id (`build-20261201`), not a count. */
+const SERIES_DIGITS = 5;
 const SERIES_GAPS = 20;
 /** How likely a number past a series' highest is, against one inside it. */
 const SERIES_PAST = 0.4;
@@ -420,7 +422,8 @@ function series(labels: readonly Label[], names: ReadonlySet<string>, { seeds, r
       // The number a token ends in: `2` of `api-2`, `01` of `web01`.
       let d = token.length;
       while (d > 0 && isDigit(token.charCodeAt(d - 1))) d--;
-      if (d === token.length) continue;
+      // No number, or one too long to count in (a build id, a date, an address): no series.
+      if (d === token.length || token.length - d > SERIES_DIGITS) continue;
       const before = `${i > 0 ? `${tokens.slice(0, i).join('-')}-` : ''}${token.slice(0, d)}`;
       const after = `${i + 1 < tokens.length ? `-${tokens.slice(i + 1).join('-')}` : ''}.${zone}`;
       // A padded series (`web01`) pads to its widest zero-led number; `web10` alone says nothing of padding.
@@ -449,7 +452,7 @@ function series(labels: readonly Label[], names: ReadonlySet<string>, { seeds, r
     const density = Math.min(1, (2 * seen.size) / (high - start + 1));
     const weight = rate.number * Math.min(0.9, 0.3 + seen.size / 10) * density;
     let gaps = 0;
-    const most = Math.max(SERIES_GAPS, 2 * seen.size);
+    const most = weight < MIN_SCORE ? 0 : Math.max(SERIES_GAPS, 2 * seen.size);
     for (let n = start; n <= high && gaps < most; n++) {
       if (seen.has(n)) continue;
       offer(name(n), 'number', weight);
