@@ -5,11 +5,11 @@
 // that is not a host is its echo, a miss. Then a second scan with nothing new in the world: the first scan's hits
 // known, its misses skipped (the negative cache), its yields steering.
 //
-// Run: `node bench/permute-offline.mjs` (transpiles src/discovery/permute/naming.ts on the fly; NAMING=path judges
-// another copy of it). BENCH_SEED (41), PERMUTE_BUDGET (2000), BENCH_GEN_RUNS (5), BENCH_JSON=1 prints JSON.
+// Run: `node bench/permute-offline.mjs` (transpiles src/discovery/permute/naming.ts and the files it imports on the
+// fly; NAMING=path judges another copy of naming.ts, with its learn.ts and words.ts beside it). BENCH_SEED (41), PERMUTE_BUDGET (2000), BENCH_GEN_RUNS (5), BENCH_JSON=1 prints JSON.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { generateWorld } from './permute-world.mjs';
 
@@ -28,15 +28,18 @@ const median = (xs) => {
 };
 const zoneOf = (host) => host.slice(host.indexOf('.') + 1);
 
-/** naming.ts as a module: it imports nothing, so transpiling the one file is enough. */
+/** naming.ts as a module, with the files beside it that it imports (learn.ts, words.ts), transpiled one by one. */
 async function loadNaming() {
-  const { outputText } = ts.transpileModule(readFileSync(NAMING, 'utf8'), {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  });
   const dir = mkdtempSync(join(tmpdir(), 'sm-permute-offline-'));
   try {
-    writeFileSync(join(dir, 'naming.mjs'), outputText);
-    return await import(join(dir, 'naming.mjs'));
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+    for (const file of ['naming.ts', 'learn.ts', 'words.ts']) {
+      const { outputText } = ts.transpileModule(readFileSync(join(dirname(NAMING), file), 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      });
+      writeFileSync(join(dir, file.replace(/\.ts$/, '.js')), outputText);
+    }
+    return await import(join(dir, 'naming.js'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -17,32 +17,22 @@
  * Candidates less likely than MIN_SCORE are not made, so a root whose names are all found costs little.
  */
 
-/** The patterns a candidate comes from; each one's hit rate is kept per root and steers the next spend. */
-export const PATTERNS = ['number', 'environment', 'swap', 'zone', 'region'] as const;
-export type Pattern = (typeof PATTERNS)[number];
+import { type Form, type Label, learn, type Naming } from './learn.js';
+import {
+  ENVIRONMENT_SET,
+  ENVIRONMENTS,
+  isDigit,
+  levelsBelow,
+  numberedTail,
+  type Pattern,
+  PATTERNS,
+  ZONE_WORDS,
+} from './words.js';
+
+export { ENVIRONMENTS, type Pattern, PATTERNS, REGIONS } from './words.js';
 
 /** How much a pattern is trusted before its hit rate is known: series, environments and regions the most. */
 const PRIOR: Record<Pattern, number> = { number: 1, environment: 0.9, region: 0.9, swap: 0.7, zone: 0.8 };
-
-/** Words that name an environment; one in a label is tried as each of the others. */
-export const ENVIRONMENTS: readonly string[] = [
-  ...['dev', 'develop', 'development', 'staging', 'stage', 'stg', 'qa', 'uat', 'test', 'testing', 'prod'],
-  ...['production', 'prd', 'int', 'preprod', 'pre', 'sandbox', 'demo', 'beta', 'alpha', 'canary', 'perf', 'load'],
-];
-const ENVIRONMENT_SET: ReadonlySet<string> = new Set(ENVIRONMENTS);
-
-/** Words that name a region or a country; `us-east` is one token although it holds a dash. */
-export const REGIONS: readonly string[] = [
-  ...['eu', 'us', 'uk', 'de', 'fr', 'nl', 'ap', 'apac', 'emea', 'asia', 'au', 'jp', 'sg', 'ca'],
-  ...['us-east', 'us-west', 'us-central', 'eu-west', 'eu-central', 'eu-north', 'ap-south', 'ap-southeast'],
-  ...['ap-northeast', 'sa-east', 'ca-central'],
-];
-const REGION_SET: ReadonlySet<string> = new Set(REGIONS);
-/** The first parts of the two-part regions (`us` of `us-east`): only after one is the next part looked at. */
-const REGION_HEADS: ReadonlySet<string> = new Set(REGIONS.filter((r) => r.includes('-')).map((r) => r.split('-')[0]));
-
-/** First labels most zones hold, tried in a revealed sub-zone beside the root's own services. */
-const ZONE_WORDS = ['www', 'api', 'app', 'admin', 'portal', 'auth', 'login', 'mail', 'vpn', 'cdn', 'static', 'docs'];
 
 export interface Candidate {
   host: string;
@@ -75,8 +65,6 @@ const MIN_SCORE = 0.05;
 const UNSEEN_ENVIRONMENT = 0.1;
 /** How far a service's habits in one family lean towards its share of all habits (0: not at all). */
 const LEAN = 2;
-/** How far a form with a number is trusted for a service it was not seen with. */
-const NUMBERED_FORM = 0.5;
 /** Numbers tried past the highest of a series, and gaps filled inside it at most (or twice the numbers it holds). */
 const SERIES_AHEAD = 2;
 /** Digits a series' number has at most: a longer one is an id (`build-20261201`), not a count. */
@@ -84,102 +72,6 @@ const SERIES_DIGITS = 5;
 const SERIES_GAPS = 20;
 /** How likely a number past a series' highest is, against one inside it. */
 const SERIES_PAST = 0.4;
-
-const isDigit = (c: number) => c >= 48 && c <= 57;
-const isNumber = (s: string) => {
-  for (let i = 0; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return false;
-  return s.length > 0;
-};
-
-/** A form: where the service goes in a first label, in a zone (a candidate is `before` + service + `tail`). */
-interface Form {
-  before: string;
-  /** What follows the service, the zone included: `-staging-2.eu.example.com`. */
-  tail: string;
-  zone: string;
-  pattern: Pattern;
-  family: string;
-  /** How many known services show it (and half a one for a zone `#` that only a zone below reveals). */
-  services: number;
-  members: string[];
-  /** How far its count is trusted: a form with a number (`#-3`) mostly belongs to the series that show it. */
-  weight: number;
-  /** A seed shows it, or it sits in a zone a seed reveals (with options.seeds). */
-  seeded: boolean;
-}
-
-/** A known host's first label, read into tokens, and its zone. */
-interface Label {
-  tokens: string[];
-  zone: string;
-  seed: boolean;
-}
-
-/** `us-east-api-2` → us-east, api, 2: dash parts, a two-part region kept whole. */
-function tokensOf(first: string): string[] {
-  const parts = first.split('-');
-  const out: string[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    const pair = i + 1 < parts.length && REGION_HEADS.has(parts[i]) ? `${parts[i]}-${parts[i + 1]}` : '';
-    if (pair && REGION_SET.has(pair)) {
-      out.push(pair);
-      i++;
-    } else out.push(parts[i]);
-  }
-  return out;
-}
-
-/** `#-dev-12` → `#-dev-`: a form's numbers dropped, so that a series counts once. */
-function withoutDigits(s: string): string {
-  let out = '';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    if (!isDigit(s.charCodeAt(i))) continue;
-    out += s.slice(start, i);
-    start = i + 1;
-  }
-  return start === 0 ? s : out + s.slice(start);
-}
-
-const isWord = (t: string) => t.length > 0 && !isNumber(t) && !ENVIRONMENT_SET.has(t) && !REGION_SET.has(t);
-
-/** How many levels below the root a zone sits: 0 for the root itself. */
-function levelsBelow(zone: string, root: string): number {
-  if (zone === root) return 0;
-  let n = 0; // the dots before the root's own name: `a.dev.` is two levels
-  for (let i = 0; i < zone.length - root.length; i++) if (zone.charCodeAt(i) === 46) n++;
-  return n;
-}
-
-/** `-2.dev.example.com` in `dev.example.com`: a number, then the zone. */
-function numberedTail(tail: string, zone: string): boolean {
-  return tail.charCodeAt(0) === 45 && isNumber(tail.slice(1, tail.length - zone.length - 1));
-}
-
-/**
- * The pattern a form's candidates count toward, and its family: the kinds of its tokens in order (`#-staging-eu`:
- * `#ER`; `.#` for a sub-zone's), a service's habits being counted by family.
- */
-function kindOf(tokens: readonly string[], from: number, to: number, zone: string, root: string, numbered: boolean) {
-  let pattern: Pattern = numbered ? 'number' : zone === root ? 'swap' : 'zone';
-  let family = zone === root ? '' : '.';
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (i >= from && i < to) {
-      if (i === from) family += numbered ? '#N' : '#';
-    } else if (ENVIRONMENT_SET.has(t)) {
-      family += 'E';
-      pattern = 'environment';
-    } else if (REGION_SET.has(t)) {
-      family += 'R';
-      if (pattern !== 'environment') pattern = 'region';
-    } else if (isNumber(t)) {
-      family += 'N';
-      if (pattern === 'swap' || pattern === 'zone') pattern = 'number';
-    } else family += 'W';
-  }
-  return { pattern, family };
-}
 
 /**
  * The candidates, best first (ties by name, so the order is the same on every run), at most `limit`: those below
@@ -195,103 +87,12 @@ function ranked(best: Map<string, Candidate>, limit: number): Candidate[] {
   return all.sort((a, b) => b.score - a.score || (a.host < b.host ? -1 : 1)).slice(0, limit);
 }
 
-/** What the known names of a root teach, read in one pass. */
-interface Naming {
-  labels: Label[];
-  forms: Map<string, Form>; // before|tail → the form
-  services: Map<string, Map<string, number>>; // service → its habits, by family
-  habitsOf: Map<string, number>; // family → the habits of every service in it
-  total: number;
-  seedServices: Set<string>;
-  seenEnvironments: Set<string>;
-  seedZones: Set<string>; // the zones a seed sits in, and those above them
-}
-
 /** How candidates are made: only around the seeds or not, scored by each pattern's rate, offered to the ranking. */
 interface Making {
   root: string;
   seeds?: ReadonlySet<string>;
   rate: Record<Pattern, number>;
   offer: (host: string, pattern: Pattern, score: number) => void;
-}
-
-function learn(root: string, names: ReadonlySet<string>, seeds: ReadonlySet<string> | undefined): Naming {
-  const naming: Naming = {
-    labels: [],
-    forms: new Map(),
-    services: new Map(),
-    habitsOf: new Map(),
-    total: 0,
-    seedServices: new Set(),
-    seenEnvironments: new Set(),
-    seedZones: new Set(),
-  };
-  const { forms, services, habitsOf } = naming;
-  const habits = new Set<string>(); // service|form, the form's numbers left out
-  const zones = new Set<string>();
-  const under = `.${root}`;
-  for (const host of names) {
-    if (host.length <= under.length || !host.endsWith(under)) continue;
-    const dot = host.indexOf('.');
-    const first = host.slice(0, dot);
-    if (first === '*' || first.length === 0) continue;
-    const zone = host.slice(dot + 1);
-    const seed = !seeds || seeds.has(host);
-    const tokens = tokensOf(first);
-    naming.labels.push({ tokens, zone, seed });
-    zones.add(zone);
-    if (seed && !naming.seedZones.has(zone)) {
-      for (let z = zone; z.length > root.length; z = z.slice(z.indexOf('.') + 1)) naming.seedZones.add(z);
-    }
-    for (const t of tokens) if (ENVIRONMENT_SET.has(t)) naming.seenEnvironments.add(t);
-    // The service: the leading run of plain words (`api` of `dev-api-2`, `api-gateway` of `api-gateway-eu`).
-    let from = 0;
-    while (from < tokens.length && !isWord(tokens[from])) from++;
-    let to = from;
-    while (to < tokens.length && isWord(tokens[to])) to++;
-    if (from === to) continue;
-    // Its number belongs to the form: `web01` is the service `web` in the form `#01`.
-    const words = to - from === 1 ? tokens[from] : tokens.slice(from, to).join('-');
-    let d = words.length;
-    while (d > 0 && isDigit(words.charCodeAt(d - 1))) d--;
-    const service = words.slice(0, d);
-    const before = from > 0 ? `${tokens.slice(0, from).join('-')}-` : '';
-    const tail = `${words.slice(d)}${to < tokens.length ? `-${tokens.slice(to).join('-')}` : ''}.${zone}`;
-    const key = `${before}|${tail}`;
-    const plain = withoutDigits(key);
-    let form = forms.get(key);
-    if (!form) {
-      const { pattern, family } = kindOf(tokens, from, to, zone, root, d < words.length);
-      const weight = plain === key ? 1 : NUMBERED_FORM;
-      form = { before, tail, zone, pattern, family, services: 0, members: [], weight, seeded: false };
-      forms.set(key, form);
-    }
-    form.services++;
-    form.members.push(service);
-    form.seeded ||= seed;
-    if (seed) naming.seedServices.add(service);
-    // A service counts each of its forms once, a series' numbers as one (`api-1`…`api-9` are one habit).
-    const habit = `${service}|${plain}`;
-    if (habits.has(habit)) continue;
-    habits.add(habit);
-    const by = services.get(service) ?? new Map<string, number>();
-    by.set(form.family, (by.get(form.family) ?? 0) + 1);
-    habitsOf.set(form.family, (habitsOf.get(form.family) ?? 0) + 1);
-    services.set(service, by);
-    naming.total++;
-  }
-  // By name, so that ties are offered in the same order whatever the order of the known names.
-  naming.services = new Map([...services].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
-  // A zone revealed only by a zone below it (`x.eu.dev.example.com` → `dev.example.com`) holds the form `#` too.
-  for (const zone of zones) {
-    for (let z = zone.slice(zone.indexOf('.') + 1); z.length > root.length; z = z.slice(z.indexOf('.') + 1)) {
-      const key = `|.${z}`;
-      if (forms.has(key)) continue;
-      const form = { before: '', tail: `.${z}`, zone: z, pattern: 'zone' as const, family: '.#', services: 0 };
-      forms.set(key, { ...form, members: [], weight: 1, seeded: false });
-    }
-  }
-  return naming;
 }
 
 /**
