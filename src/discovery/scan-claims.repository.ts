@@ -5,6 +5,9 @@ import { affected, rows } from '../database/sql.js';
 import { ACTIVE_SCAN_COLUMNS, type ActiveScan } from './scan-store.repository.js';
 import { GenerateSql } from '../database/generate-sql.js';
 
+/** The scans a statement's `started` CTE inserted, as a worker holds them. */
+const STARTED = `SELECT ${ACTIVE_SCAN_COLUMNS} FROM started s JOIN domains d ON d.id = s.domain_id`;
+
 /** After this many take-ups of a scan whose worker died, the scan ends in error instead. */
 export const MAX_ATTEMPTS = 3;
 
@@ -64,7 +67,7 @@ export class ScanClaimsRepository {
          ON CONFLICT (domain_id) WHERE status = 'running' DO NOTHING
          RETURNING *
        )
-       SELECT ${ACTIVE_SCAN_COLUMNS} FROM started s JOIN domains d ON d.id = s.domain_id`,
+       ${STARTED}`,
       [workerId, limit, leaseSeconds, intervalHours],
     );
   }
@@ -94,7 +97,7 @@ export class ScanClaimsRepository {
        ), cleared AS (
          UPDATE domains d SET permute_due_at = NULL FROM started s WHERE d.id = s.domain_id
        )
-       SELECT ${ACTIVE_SCAN_COLUMNS} FROM started s JOIN domains d ON d.id = s.domain_id`,
+       ${STARTED}`,
       [workerId, limit, leaseSeconds, gatherSeconds],
     );
   }
@@ -110,7 +113,7 @@ export class ScanClaimsRepository {
          ON CONFLICT (domain_id) WHERE status = 'running' DO NOTHING
          RETURNING *
        )
-       SELECT ${ACTIVE_SCAN_COLUMNS} FROM started s JOIN domains d ON d.id = s.domain_id`,
+       ${STARTED}`,
       [domainId, workerId, leaseSeconds],
     );
     return scan ?? null;

@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
+import { SCAN_SOURCE_NAMES } from '../config/environment.js';
 import { affected } from '../database/sql.js';
 
-/** The scan sources whose names can head a scan's error (`crtsh: HTTP 502 …`; SourceError). */
-export const SCAN_SOURCE_NAMES = ['crtsh', 'dns', 'command', 'permute'];
+// SCAN_SOURCE_NAMES: the scan sources, whose names head a scan's error (`crtsh: HTTP 502 …`; SourceError).
 
 /** Buckets of a source's time a scan: eight an octave of milliseconds (each 9 % wider than the one before). */
 export const MS_BUCKETS_AN_OCTAVE = 8;

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isoSql, rows } from '../database/sql.js';
 import { GenerateSql } from '../database/generate-sql.js';
-import { bucketMsSql, SCAN_SOURCE_NAMES } from './source-days.sql.js';
+import { SCAN_SOURCE_NAMES } from '../config/environment.js';
+import { bucketMsSql } from './source-days.sql.js';
 
 /** What the scans of a window say of one source, and of it by day. */
 export interface SourceHealthRow {

@@ -3,6 +3,7 @@ import { IsOptional } from 'class-validator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsRootDomain } from '../../common/validation/is-root-domain.decorator.js';
 import { DaysParam } from '../../common/validation/query-params.js';
+import { SCAN_SOURCE_NAMES } from '../../config/environment.js';
 
 export class SourceHealthQuery {
   @ApiPropertyOptional({ description: 'Only scans of this tracked root domain', example: 'example.com' })
@@ -23,7 +24,7 @@ export class SourceDayDto {
 }
 
 export class SourceHealthDto {
-  @ApiProperty({ enum: ['crtsh', 'dns', 'command', 'permute'] }) source: string;
+  @ApiProperty({ enum: SCAN_SOURCE_NAMES }) source: string;
   @ApiProperty({ description: 'Whether SCAN_SOURCES runs it now' }) configured: boolean;
   @ApiProperty({ type: 'integer', description: 'Scans that ran the source and succeeded' }) successes: number;
   @ApiProperty({ type: 'integer', description: 'Scans that ended in the source’s error' }) failures: number;
