@@ -191,18 +191,28 @@ describe('conditional requests and the data version', () => {
   });
 
   it('computes an aggregate once for requests that ask for it together', async () => {
-    const aggregateSql = (sql: string[]) => sql.filter((s) => !/\bapi_keys\b/.test(s));
+    // The statements of the aggregate: not the key's look-up, nor the data version's own poll of data_versions.
+    const aggregateSql = (sql: string[]) => sql.filter((s) => !/\bapi_keys\b|\bdata_versions\b/.test(s));
     const alone = aggregateSql(await statementsDuring(() => t.get('/stats/top-domains?hours=11', headers)));
     expect(alone.length).toBeGreaterThan(0);
-    let answers: { status: number; text: string }[] = [];
-    const together = aggregateSql(
-      await statementsDuring(async () => {
-        answers = await Promise.all(Array.from({ length: 6 }, () => t.get('/stats/top-domains?hours=12', headers)));
-      }),
-    );
-    expect(together.length).toBe(alone.length);
-    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
-    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    // The version may move while the six are asked without a write of this test (a poll, a late notice): the
+    // aggregate is then rightly computed again, under the new version, and the six are asked again.
+    for (let attempt = 1, hours = 12; ; attempt++, hours++) {
+      const before = version().current();
+      let answers: { status: number; text: string }[] = [];
+      const together = aggregateSql(
+        await statementsDuring(async () => {
+          answers = await Promise.all(
+            Array.from({ length: 6 }, () => t.get(`/stats/top-domains?hours=${hours}`, headers)),
+          );
+        }),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+      if (version().current() !== before && attempt < 3) continue;
+      expect(together.length).toBe(alone.length);
+      expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+      break;
+    }
   });
 
   describe('list counts', () => {
