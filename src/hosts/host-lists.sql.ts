@@ -58,29 +58,37 @@ export interface PlatformPageOptions {
  * so the caller can tell whether another page follows. Exported for the benchmark's floor server.
  *
  * One platform's feed checks what is known of a host after its domain is found to be the platform's, not before:
- * each host's domain is read in a LATERAL subquery (`ph`, with the host's id) that gives no row for another
- * platform's, and the knowledge conditions are on its rows. Checked on the walk's every host, yeswehack's new
- * hosts of 7 days (2,000 a page, 1M hosts over 50,000 roots) checked 16,162 hosts for 2,001 rows: 25 ms against 18.
- * A plain join with the check after it let the planner hash the whole window once hosts were known (165 ms).
+ * the walk reads each host's domain in a LATERAL subquery that gives no row for another platform's (a nested loop
+ * whatever the planner thinks of the window; its reads memoized, one per domain the walk meets), and the knowledge
+ * conditions are on the walk's rows, a subquery kept whole by OFFSET 0. yeswehack's new hosts of 7 days (2,000 a
+ * page, 1M hosts) took 19 ms over 2,000 roots and 70 over 50,000; 36 and 65 when the LATERAL subquery carried the
+ * host's id for the check (no memo); a plain join let the planner hash and sort the whole window (hackerone's over
+ * 50,000 roots, custom plan; yeswehack's once the prepared statement's generic plan was taken: 987 ms).
  * A filter that asks for hosts by what is known of them keeps the plain join: its conditions may be driven from
- * host_intel (wildcard=only took 66 ms so, 432 through the LATERAL walk).
+ * host_intel (wildcard=only took 66 ms so, 432 walking the feed).
  */
 export function newFeedStatement(opts: NewFeedOptions): Statement {
   const q = new Params();
-  const where = [`h.first_seen_at >= ${q.p(opts.since)}::timestamptz`];
+  const walk = [`h.first_seen_at >= ${q.p(opts.since)}::timestamptz`];
   if (opts.before)
-    where.push(`(h.first_seen_at, h.id) < (${q.p(opts.before.ts)}::timestamptz, ${q.p(opts.before.id)}::bigint)`);
+    walk.push(`(h.first_seen_at, h.id) < (${q.p(opts.before.ts)}::timestamptz, ${q.p(opts.before.id)}::bigint)`);
   let from = 'hosts h JOIN domains d ON d.id = h.domain_id';
   let domain = 'd';
+  let where: string[];
   if (opts.platform && onlyHides(opts.knowledge)) {
-    from = `hosts h CROSS JOIN LATERAL (SELECT d.domain, h.id FROM domains d
-                                          WHERE d.id = h.domain_id AND d.platform_slug = ${q.p(opts.platform)}
-                                         OFFSET 0) ph`;
-    domain = 'ph';
-    where.push(...feedConditions(q, opts.knowledge, 'ph'));
+    from = `(SELECT h.id, h.host, h.first_seen_at, h.sources, ph.domain
+               FROM hosts h
+                    CROSS JOIN LATERAL (SELECT d.domain FROM domains d
+                                         WHERE d.id = h.domain_id AND d.platform_slug = ${q.p(opts.platform)}
+                                        OFFSET 0) ph
+              WHERE ${walk.join(' AND ')}
+              ORDER BY h.first_seen_at DESC, h.id DESC
+             OFFSET 0) h`;
+    domain = 'h';
+    where = feedConditions(q, opts.knowledge);
   } else {
-    if (opts.platform) where.push(`d.platform_slug = ${q.p(opts.platform)}`);
-    where.push(...feedConditions(q, opts.knowledge));
+    if (opts.platform) walk.push(`d.platform_slug = ${q.p(opts.platform)}`);
+    where = [...walk, ...feedConditions(q, opts.knowledge)];
   }
   const row: RowFields = { fields: opts.fields, scope: opts.knowledge?.scope };
   const sql = `SELECT h.id::text AS id, h.host, ${domain}.domain, ${isoSql('h.first_seen_at')} AS first_seen_at,

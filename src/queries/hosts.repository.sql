@@ -681,33 +681,47 @@ FROM
         SELECT
           h.id::text AS id,
           h.host,
-          ph.domain,
+          h.domain,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
           host_sources (h.sources) AS sources
         FROM
-          hosts h
-          CROSS JOIN LATERAL (
+          (
             SELECT
-              d.domain,
-              h.id
+              h.id,
+              h.host,
+              h.first_seen_at,
+              h.sources,
+              ph.domain
             FROM
-              domains d
+              hosts h
+              CROSS JOIN LATERAL (
+                SELECT
+                  d.domain
+                FROM
+                  domains d
+                WHERE
+                  d.id = h.domain_id
+                  AND d.platform_slug = $4
+                OFFSET
+                  0
+              ) ph
             WHERE
-              d.id = h.domain_id
-              AND d.platform_slug = $4
+              h.first_seen_at >= $1::timestamptz
+              AND (h.first_seen_at, h.id) < ($2::timestamptz, $3::bigint)
+            ORDER BY
+              h.first_seen_at DESC,
+              h.id DESC
             OFFSET
               0
-          ) ph
+          ) h
         WHERE
-          h.first_seen_at >= $1::timestamptz
-          AND (h.first_seen_at, h.id) < ($2::timestamptz, $3::bigint)
-          AND NOT EXISTS (
+          NOT EXISTS (
             SELECT
               1
             FROM
               host_intel k
             WHERE
-              k.host_id = ph.id
+              k.host_id = h.id
               AND (
                 k.wildcard
                 OR k.out_of_scope
