@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { LRUCache } from 'lru-cache';
 import { Environment } from '../config/environment.js';
 import { DataVersion } from './data-version.js';
 import { type Queryable, type Statement } from './sql.js';
 import { jsonPage, jsonPageAndTotal } from './json-pages.js';
+import { VersionKept } from './version-kept.js';
 
 /** Counts kept at most: one per list and filters asked, a few dozen bytes each. */
 const KEPT_COUNTS = 10_000;
@@ -14,22 +14,17 @@ const KEPT_COUNTS = 10_000;
  * pages of a list, and the same list asked again, read their rows alone: counting 350,000 scans or 50,000 domains
  * costs 8–30 ms a page otherwise.
  *
- * - Keyed by the version reads answer for (DataVersion.forReads), read before the count: a count read while a
- *   write commits is kept under the version before that write, which the next request no longer asks for (as
- *   ResponseCache's answers). With read replicas that is the version they are known to hold, none while unknown.
+ * - Kept under the data version (VersionKept): a count read while a write commits is kept under the version before
+ *   that write, which the next request no longer asks for (as ResponseCache's answers).
  * - A count whose window moves with the clock (`now()` in its statement) is never kept.
  * - Off with RESPONSE_CACHE_MB=0.
  */
 @Injectable()
 export class ListCounts {
-  private readonly kept: LRUCache<string, number> | null;
+  private readonly kept: VersionKept<number>;
 
-  constructor(
-    private readonly version: DataVersion,
-    env: Environment,
-  ) {
-    this.kept = env.RESPONSE_CACHE_MB > 0 ? new LRUCache({ max: KEPT_COUNTS }) : null;
-    version.onMove(() => this.kept?.clear());
+  constructor(version: DataVersion, env: Environment) {
+    this.kept = new VersionKept(version, env, KEPT_COUNTS);
   }
 
   /** The page rendered (jsonPage) and the count of all that match: counted once per data version. */
@@ -39,13 +34,11 @@ export class ListCounts {
     take: number,
   ): Promise<{ json: string | Buffer; total: number }> {
     const { count } = statements;
-    const version = this.version.forReads();
-    if (!this.kept || version === null || /\bnow\(\)/i.test(count.sql)) return jsonPageAndTotal(db, statements, take);
-    const key = `${version}\n${count.sql}\n${JSON.stringify(count.params)}`;
-    const total = this.kept.get(key);
-    if (total !== undefined) return { json: (await jsonPage(db, statements.page, take)).json, total };
+    if (/\bnow\(\)/i.test(count.sql)) return jsonPageAndTotal(db, statements, take);
+    const { kept, keep } = this.kept.at(`${count.sql}\n${JSON.stringify(count.params)}`);
+    if (kept !== undefined) return { json: (await jsonPage(db, statements.page, take)).json, total: kept };
     const found = await jsonPageAndTotal(db, statements, take);
-    this.kept.set(key, found.total);
+    keep(found.total);
     return found;
   }
 }

@@ -7,6 +7,12 @@ import type { DomainEntity } from './entities/domain.entity.js';
 import type { ListDomainsQuery } from './dto/list-domains.query.js';
 import { DomainsRepository, type TrackedDomain } from './domains.repository.js';
 import { rootDomainProblem } from '../common/validation/root-domain.js';
+import { Environment } from '../config/environment.js';
+import { DataVersion } from '../database/data-version.js';
+import { VersionKept } from '../database/version-kept.js';
+
+/** Tracked domains kept for reads: a few dozen bytes each. */
+const KEPT_DOMAINS = 10_000;
 
 const notTracked = (name: string) => AppError.notFound(`Domain ${name} is not tracked`);
 
@@ -19,10 +25,16 @@ export class DomainInputError extends AppError {
 
 @Injectable()
 export class DomainsService {
+  private readonly toRead: VersionKept<TrackedDomain>;
+
   constructor(
     private readonly domains: DomainsRepository,
     private readonly platforms: PlatformsRepository,
-  ) {}
+    version: DataVersion,
+    env: Environment,
+  ) {
+    this.toRead = new VersionKept(version, env, KEPT_DOMAINS);
+  }
 
   /**
    * Tracks the names that are root domains and refuses the others, each with its reason: one bad name among several
@@ -77,6 +89,19 @@ export class DomainsService {
   async requireTracked(name: string): Promise<TrackedDomain> {
     const domain = await this.domains.findTracked(name);
     if (!domain) throw notTracked(name);
+    return domain;
+  }
+
+  /**
+   * The tracked domain of that name for a read (its id and counters, as requireTracked), kept per data version: the
+   * hot reads under /domains/{domain} (its hosts, new hosts) then make one round trip to the database, not two.
+   * Writes ask requireTracked, which reads it each time.
+   */
+  async requireTrackedToRead(name: string): Promise<TrackedDomain> {
+    const { kept, keep } = this.toRead.at(name);
+    if (kept) return kept;
+    const domain = await this.requireTracked(name);
+    keep(domain);
     return domain;
   }
 

@@ -37,15 +37,16 @@ export class HostsService {
   ) {}
 
   /*
-   * The endpoints under a domain look it up first (a prepared statement), so that their statements filter by its
-   * id and are planned for its real size (see DomainHostsOptions.domain); an unknown domain is a 404 before any.
+   * The endpoints under a domain look it up first (a prepared statement, its answer kept per data version), so that
+   * their statements filter by its id and are planned for its real size (see DomainHostsOptions.domain); an unknown
+   * domain is a 404 before any.
    * The endpoints under a platform look it up inside their own statement, and only an empty answer costs a second
    * round trip, to tell an unknown platform (404) from an empty page.
    */
 
   async listForDomain(name: string, query: DomainHostsQuery) {
     const { filter, search, limit, offset } = query;
-    const domain = await this.domains.requireTracked(name);
+    const domain = await this.domains.requireTrackedToRead(name);
     const page = await this.hosts.listForDomain({
       domain,
       filter,
@@ -60,7 +61,7 @@ export class HostsService {
 
   async newForDomain(name: string, query: DomainNewHostsQuery) {
     const since = windowStart(query);
-    const { id } = await this.domains.requireTracked(name);
+    const { id } = await this.domains.requireTrackedToRead(name);
     const page = await this.hosts.newForDomain(id, since, query.limit, filterOf(query), query.fields);
     return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });
   }
