@@ -273,11 +273,11 @@ describe('query plans at size', () => {
       const [{ average }] = await t.dataSource.query(`SELECT avg(total_subdomains)::int AS average FROM domains`);
       expect(total).toBeGreaterThan(4 * average);
       const plans = await plansOf(`/domains/${domain}/subdomains?limit=100&offset=400${filter}`);
-      // The key's and the domain's lookups, then the page; its count comes from the domain's counters.
-      expect(
-        plans.map((p) => p.sql.match(/^SELECT string_agg|count\(\*\)|d.active_subdomains AS active/)?.[0]),
-      ).toEqual([undefined, 'd.active_subdomains AS active', 'SELECT string_agg']);
-      const page = plans[2];
+      // The key's lookup, the domain's (kept per data version: the first of these cases asks it), then the page; its
+      // count comes from the domain's counters.
+      const kinds = plans.map((p) => p.sql.match(/^SELECT string_agg|count\(\*\)|d.active_subdomains AS active/)?.[0]);
+      expect(kinds.filter((k) => k !== 'd.active_subdomains AS active')).toEqual([undefined, 'SELECT string_agg']);
+      const page = plans.at(-1)!;
       const scans = nodes(page.plan).filter((n) => n['Relation Name'] === 'hosts') as (Plan & {
         'Plan Rows': number;
       })[];

@@ -32,6 +32,7 @@ import { WebhookFields1766400000000 } from '../../migrations/1766400000000-Webho
 import { PermuteSource1766500000000 } from '../../migrations/1766500000000-PermuteSource.js';
 import { PermuteEvents1766600000000 } from '../../migrations/1766600000000-PermuteEvents.js';
 import { SourceDays1766700000000 } from '../../migrations/1766700000000-SourceDays.js';
+import { HostKeyCarriesRow1766800000000 } from '../../migrations/1766800000000-HostKeyCarriesRow.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -65,6 +66,7 @@ export const MIGRATIONS = [
   PermuteSource1766500000000,
   PermuteEvents1766600000000,
   SourceDays1766700000000,
+  HostKeyCarriesRow1766800000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.
