@@ -35,8 +35,8 @@ export interface NewFeedOptions {
 }
 
 /** The feeds' knowledge conditions: wildcard hosts out unless the filter says otherwise. */
-const feedConditions = (q: Params, knowledge: KnowledgeFilter | undefined, h = 'h') =>
-  knowledgeConditions(q, { wildcard: 'exclude', ...knowledge }, h);
+const feedConditions = (q: Params, knowledge: KnowledgeFilter | undefined) =>
+  knowledgeConditions(q, { wildcard: 'exclude', ...knowledge });
 
 export interface PlatformPageOptions {
   platform: string;
@@ -109,7 +109,8 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
  * position. The platform's domains come from domains_platform_idx, from the position's domain on; each one's hosts
  * from hosts_domain_host_key (index only: it carries id, is_active and sources), after the position's host in the
  * position's domain, at most a page of them, in a LATERAL subquery: the statement walks domain after domain and
- * stops when the page is full, wherever in the platform it is. Asks for limit + 1 rows. Exported for the benchmark's floor server.
+ * stops when the page is full, wherever in the platform it is. Asks for limit + 1 rows. Exported for the benchmark's
+ * floor server.
  *
  * - Bounded by the (domain, host) pair alone, a page read every domain of the platform before the position's and
  *   filtered them out: 88 ms against 2.7 ms at the 3,000th of a platform's 18,667 domains, so a walk slowed with
