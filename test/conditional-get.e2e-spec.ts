@@ -94,6 +94,23 @@ describe('conditional requests and the data version', () => {
     return seen;
   }
 
+  /**
+   * Asks `ask` until the data version stands while it runs, three times at most. The version may move without a
+   * write of the test (the process's first look at it, a poll, a late notice of a seed), and what is asked across
+   * a move is rightly computed again: the test asks again rather than count that. `enough` ends it early (an
+   * answer that holds even across a move). Resolves with the last answer and how many times it was asked.
+   */
+  async function underOneVersion<T>(
+    ask: (attempt: number) => Promise<T>,
+    enough: (answer: T) => boolean = () => false,
+  ): Promise<{ answer: T; attempts: number }> {
+    for (let attempt = 1; ; attempt++) {
+      const before = version().current();
+      const answer = await ask(attempt);
+      if (version().current() === before || attempt === 3 || enough(answer)) return { answer, attempts: attempt };
+    }
+  }
+
   it('has an ETag on every JSON GET, from the route index, and answers its If-None-Match with 304', async () => {
     const gets = t.app
       .get(RouteIndex)
@@ -102,20 +119,19 @@ describe('conditional requests and the data version', () => {
     expect(gets.filter((e) => !SAMPLES[e] && !STREAMED.includes(e))).toEqual([]);
     for (const endpoint of gets.filter((e) => SAMPLES[e])) {
       const url = path(SAMPLES[endpoint]);
-      // A 304 holds while the data version stands. The version may move between the two requests without a
-      // write of this test (the process's first look at it, a poll): then an answer whose window moves with the
-      // clock (meta.since) is rightly computed again, and the pair is asked again.
-      let first: Awaited<ReturnType<TestApp['get']>>;
-      let again: Awaited<ReturnType<TestApp['get']>>;
-      let etag: string | null;
-      for (let attempt = 1; ; attempt++) {
-        const before = version().current();
-        first = await t.get(url, headers);
-        expect([endpoint, first.status]).toEqual([endpoint, 200]);
-        etag = first.headers.get('etag');
-        again = await t.get(url, { ...headers, 'if-none-match': etag! });
-        if (again.status === 304 || version().current() === before || attempt === 3) break;
-      }
+      // A 304 holds while the data version stands: across a move, an answer whose window moves with the clock
+      // (meta.since) is rightly computed again.
+      const {
+        answer: { first, etag, again },
+      } = await underOneVersion(
+        async () => {
+          const first = await t.get(url, headers);
+          expect([endpoint, first.status]).toEqual([endpoint, 200]);
+          const etag = first.headers.get('etag');
+          return { first, etag, again: await t.get(url, { ...headers, 'if-none-match': etag! }) };
+        },
+        ({ again }) => again.status === 304,
+      );
       expect([endpoint, etag]).toEqual([endpoint, expect.stringMatching(/^W\/"[\w-]{27}"$/)]);
       expect([endpoint, first.headers.get('cache-control')]).toEqual([endpoint, 'private, no-cache']);
       expect([endpoint, again.status, again.text]).toEqual([endpoint, 304, '']);
@@ -181,20 +197,16 @@ describe('conditional requests and the data version', () => {
     const domain = await seedDomain(t, { domain: 'kept.test', platform: 'self', hosts: ['a.kept.test'] });
     await waitFor('the version to move', () => (version().current() > seeded ? true : undefined));
     const list = '/domains/kept.test/subdomains?limit=5';
-    for (let attempt = 1; ; attempt++) {
-      const before = version().current();
-      const first = await statementsDuring(() => t.get(list, headers));
-      const again = await statementsDuring(async () => {
+    // Asked again after a move, the first may find the domain an earlier attempt read under the new version.
+    const { answer } = await underOneVersion(async () => ({
+      first: await statementsDuring(() => t.get(list, headers)),
+      again: await statementsDuring(async () => {
         expect((await t.get(list, headers)).status).toBe(200);
         expect((await t.get('/domains/kept.test/subdomains/new?hours=1', headers)).status).toBe(200);
-      });
-      // The version may move without a write of this test (a poll, a late notice of the seed): then the pair is
-      // asked again, and its first may find the domain an earlier attempt read under the new version.
-      if (version().current() !== before && attempt < 3) continue;
-      expect(lookUps(first)).toBeLessThanOrEqual(1);
-      expect(lookUps(again)).toBe(0);
-      break;
-    }
+      }),
+    }));
+    expect(lookUps(answer.first)).toBeLessThanOrEqual(1);
+    expect(lookUps(answer.again)).toBe(0);
     // A write moves the version, and the domain is read again: here its new host counts.
     const counted = async () => (await t.get(list, headers)).body.meta.total as number;
     const total = await counted();
@@ -225,24 +237,21 @@ describe('conditional requests and the data version', () => {
     const aggregateSql = (sql: string[]) => sql.filter((s) => !/\bapi_keys\b|\bdata_versions\b/.test(s));
     const alone = aggregateSql(await statementsDuring(() => t.get('/stats/top-domains?hours=11', headers)));
     expect(alone.length).toBeGreaterThan(0);
-    // The version may move while the six are asked without a write of this test (a poll, a late notice): the
-    // aggregate is then rightly computed again, under the new version, and the six are asked again.
-    for (let attempt = 1, hours = 12; ; attempt++, hours++) {
-      const before = version().current();
+    // Each attempt asks for a window none asked before (hours), so none finds the aggregate kept.
+    const { answer } = await underOneVersion(async (attempt) => {
       let answers: { status: number; text: string }[] = [];
       const together = aggregateSql(
         await statementsDuring(async () => {
           answers = await Promise.all(
-            Array.from({ length: 6 }, () => t.get(`/stats/top-domains?hours=${hours}`, headers)),
+            Array.from({ length: 6 }, () => t.get(`/stats/top-domains?hours=${11 + attempt}`, headers)),
           );
         }),
       );
       expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
-      if (version().current() !== before && attempt < 3) continue;
-      expect(together.length).toBe(alone.length);
-      expect(new Set(answers.map((a) => a.text)).size).toBe(1);
-      break;
-    }
+      return { together, answers };
+    });
+    expect(answer.together.length).toBe(alone.length);
+    expect(new Set(answer.answers.map((a) => a.text)).size).toBe(1);
   });
 
   describe('list counts', () => {
@@ -255,22 +264,19 @@ describe('conditional requests and the data version', () => {
     });
 
     // A list's count (meta.total) is read once per data version: the next page of the same list, and the same list
-    // asked again, run their page alone. The version may move between two requests without a write of this test (a
-    // poll, a late notice): then the pair is asked again, and its first page may find the count the last attempt's
-    // second page read under the new version.
+    // asked again, run their page alone. Asked again after a move of the version, the first page may find the
+    // count the last attempt's second page read under the new version.
     const counts = (sql: string[]) => sql.filter((s) => /count\(\*\)::int AS total/.test(s)).length;
     async function countsOfPages(first: string, next: string) {
-      for (let attempt = 1; ; attempt++) {
-        const before = version().current();
+      const { answer, attempts } = await underOneVersion(async () => {
         const pages: Awaited<ReturnType<TestApp['get']>>[] = [];
         const sql = [
           await statementsDuring(async () => void pages.push(await t.get(first, headers))),
           await statementsDuring(async () => void pages.push(await t.get(next, headers))),
         ];
-        if (version().current() === before || attempt === 3) {
-          return { counted: sql.map(counts), pages, retried: attempt > 1 };
-        }
-      }
+        return { counted: sql.map(counts), pages };
+      });
+      return { ...answer, retried: attempts > 1 };
     }
 
     it.each([
