@@ -1,10 +1,10 @@
 import { RouteIndex } from '../src/common/http/route-index.js';
 import { DataVersion } from '../src/database/data-version.js';
-import { Db } from '../src/database/db.js';
 import { DomainsService } from '../src/domains/domains.service.js';
 import { ImportRepository } from '../src/import/import.repository.js';
 import { WebhooksService } from '../src/notify/webhooks.service.js';
 import { addHosts, seedDomain, seedScan } from './fixtures/data.js';
+import { statementsDuring, underOneVersion } from './fixtures/data-version.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
 import { waitFor } from './fixtures/wait.js';
 import { HostStore } from '../src/hosts/store/host-store.js';
@@ -76,41 +76,6 @@ describe('conditional requests and the data version', () => {
   const path = (sample: string) => sample.replace('{scan}', scanId).replace('{webhook}', webhookId);
   const version = () => t.app.get(DataVersion);
 
-  /** SQL statements the app's pool runs while `action` runs (what a 304 must not need). */
-  async function statementsDuring(action: () => Promise<unknown>): Promise<string[]> {
-    const pool = Db.of(t.dataSource).primary;
-    const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-    const seen: string[] = [];
-    pool.query = ((...args: unknown[]) => {
-      const first = args[0] as string | { text: string };
-      seen.push(typeof first === 'string' ? first : first.text);
-      return original(...args);
-    }) as typeof pool.query;
-    try {
-      await action();
-    } finally {
-      pool.query = original as typeof pool.query;
-    }
-    return seen;
-  }
-
-  /**
-   * Asks `ask` until the data version stands while it runs, three times at most. The version may move without a
-   * write of the test (the process's first look at it, a poll, a late notice of a seed), and what is asked across
-   * a move is rightly computed again: the test asks again rather than count that. `enough` ends it early (an
-   * answer that holds even across a move). Resolves with the last answer and how many times it was asked.
-   */
-  async function underOneVersion<T>(
-    ask: (attempt: number) => Promise<T>,
-    enough: (answer: T) => boolean = () => false,
-  ): Promise<{ answer: T; attempts: number }> {
-    for (let attempt = 1; ; attempt++) {
-      const before = version().current();
-      const answer = await ask(attempt);
-      if (version().current() === before || attempt === 3 || enough(answer)) return { answer, attempts: attempt };
-    }
-  }
-
   it('has an ETag on every JSON GET, from the route index, and answers its If-None-Match with 304', async () => {
     const gets = t.app
       .get(RouteIndex)
@@ -124,6 +89,7 @@ describe('conditional requests and the data version', () => {
       const {
         answer: { first, etag, again },
       } = await underOneVersion(
+        t,
         async () => {
           const first = await t.get(url, headers);
           expect([endpoint, first.status]).toEqual([endpoint, 200]);
@@ -164,13 +130,13 @@ describe('conditional requests and the data version', () => {
     const url = '/domains/etag.test/subdomains';
     const first = await t.get(url, headers);
     const etag = first.headers.get('etag')!;
-    const sql = await statementsDuring(async () => {
+    const sql = await statementsDuring(t, async () => {
       const res = await t.get(url, { ...headers, 'if-none-match': etag });
       expect(res.status).toBe(304);
     });
     expect(sql.filter((s) => /\bhosts\b/.test(s))).toEqual([]);
     // Without If-None-Match the list is read again: the check above would see it.
-    const read = await statementsDuring(() => t.get(url, headers));
+    const read = await statementsDuring(t, () => t.get(url, headers));
     expect(read.filter((s) => /\bhosts\b/.test(s)).length).toBeGreaterThan(0);
   });
 
@@ -198,9 +164,9 @@ describe('conditional requests and the data version', () => {
     await waitFor('the version to move', () => (version().current() > seeded ? true : undefined));
     const list = '/domains/kept.test/subdomains?limit=5';
     // Asked again after a move, the first may find the domain an earlier attempt read under the new version.
-    const { answer } = await underOneVersion(async () => ({
-      first: await statementsDuring(() => t.get(list, headers)),
-      again: await statementsDuring(async () => {
+    const { answer } = await underOneVersion(t, async () => ({
+      first: await statementsDuring(t, () => t.get(list, headers)),
+      again: await statementsDuring(t, async () => {
         expect((await t.get(list, headers)).status).toBe(200);
         expect((await t.get('/domains/kept.test/subdomains/new?hours=1', headers)).status).toBe(200);
       }),
@@ -213,13 +179,13 @@ describe('conditional requests and the data version', () => {
     const before = version().current();
     await addHosts(t, domain, ['b.kept.test']);
     await waitFor('the version to move', () => (version().current() > before ? true : undefined));
-    const sql = await statementsDuring(async () => expect(await counted()).toBe(total + 1));
+    const sql = await statementsDuring(t, async () => expect(await counted()).toBe(total + 1));
     expect(lookUps(sql)).toBe(1);
   });
 
   it('computes an aggregate once per data version, and again after a write', async () => {
     const first = await t.get('/stats', headers);
-    const sql = await statementsDuring(async () => {
+    const sql = await statementsDuring(t, async () => {
       const again = await t.get('/stats', headers); // no If-None-Match: the kept body
       expect([again.status, again.text]).toEqual([200, first.text]);
     });
@@ -235,13 +201,13 @@ describe('conditional requests and the data version', () => {
   it('computes an aggregate once for requests that ask for it together', async () => {
     // The statements of the aggregate: not the key's look-up, nor the data version's own poll of data_versions.
     const aggregateSql = (sql: string[]) => sql.filter((s) => !/\bapi_keys\b|\bdata_versions\b/.test(s));
-    const alone = aggregateSql(await statementsDuring(() => t.get('/stats/top-domains?hours=11', headers)));
+    const alone = aggregateSql(await statementsDuring(t, () => t.get('/stats/top-domains?hours=11', headers)));
     expect(alone.length).toBeGreaterThan(0);
     // Each attempt asks for a window none asked before (hours), so none finds the aggregate kept.
-    const { answer } = await underOneVersion(async (attempt) => {
+    const { answer } = await underOneVersion(t, async (attempt) => {
       let answers: { status: number; text: string }[] = [];
       const together = aggregateSql(
-        await statementsDuring(async () => {
+        await statementsDuring(t, async () => {
           answers = await Promise.all(
             Array.from({ length: 6 }, () => t.get(`/stats/top-domains?hours=${11 + attempt}`, headers)),
           );
@@ -268,11 +234,11 @@ describe('conditional requests and the data version', () => {
     // count the last attempt's second page read under the new version.
     const counts = (sql: string[]) => sql.filter((s) => /count\(\*\)::int AS total/.test(s)).length;
     async function countsOfPages(first: string, next: string) {
-      const { answer, attempts } = await underOneVersion(async () => {
+      const { answer, attempts } = await underOneVersion(t, async () => {
         const pages: Awaited<ReturnType<TestApp['get']>>[] = [];
         const sql = [
-          await statementsDuring(async () => void pages.push(await t.get(first, headers))),
-          await statementsDuring(async () => void pages.push(await t.get(next, headers))),
+          await statementsDuring(t, async () => void pages.push(await t.get(first, headers))),
+          await statementsDuring(t, async () => void pages.push(await t.get(next, headers))),
         ];
         return { counted: sql.map(counts), pages };
       });
