@@ -218,6 +218,32 @@ export async function fillHostIntel(ds, { hidden = false } = {}) {
   await ds.query('VACUUM ANALYZE host_intel');
 }
 
+/**
+ * Pages timed in PostgreSQL alone, each rendered as the service renders one (a text of JSON lines: jsonPage in
+ * src/database/sql.ts) on `client`: a warm-up run of each, then `rounds` runs of each, interleaved. For each
+ * statement of `statements` (by name): its times in ms, and the text of its last run.
+ */
+export async function timePages(client, statements, rounds) {
+  const once = async ({ sql, params }) => {
+    const started = process.hrtime.bigint();
+    const { rows } = await client.query(
+      `SELECT string_agg(row_to_json(r)::text, E'\\n') AS lines FROM (${sql}) r`,
+      params,
+    );
+    return { ms: Number(process.hrtime.bigint() - started) / 1e6, text: rows[0].lines ?? '' };
+  };
+  for (const statement of Object.values(statements)) await once(statement);
+  const timed = Object.fromEntries(Object.keys(statements).map((name) => [name, { times: [], text: '' }]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, statement] of Object.entries(statements)) {
+      const run = await once(statement);
+      timed[name].times.push(run.ms);
+      timed[name].text = run.text;
+    }
+  }
+  return timed;
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -8,7 +8,7 @@
 // BENCH_ROOTS roots, each with the realistic mix of knowledge (fillHostIntel). Medians and minimums of
 // BENCH_ROUNDS (200) runs each, interleaved. Results: bench/results/knowledge-cost.json.
 // Usage: npm run build && node bench/knowledge-cost.mjs   (BENCH_DATABASE_URL, BENCH_ROUNDS)
-import { createBenchDatabase, fillHostIntel, median, writeResult } from './harness.mjs';
+import { createBenchDatabase, fillHostIntel, median, timePages, writeResult } from './harness.mjs';
 import { domainNewStatement, newFeedStatement } from '../dist/src/hosts/host-lists.sql.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -42,28 +42,15 @@ const cases = {
   },
 };
 
-// As the service renders a page: one text of JSON lines (jsonPage in src/database/sql.ts).
-const lines = (sql) => `SELECT string_agg(row_to_json(r)::text, E'\\n') AS lines FROM (${sql}) r`;
-async function once({ sql, params }) {
-  const started = process.hrtime.bigint();
-  const { rows } = await client.query(lines(sql), params);
-  return { ms: Number(process.hrtime.bigint() - started) / 1e6, bytes: rows[0].lines?.length ?? 0 };
-}
-
 const results = {};
 for (const [name, variants] of Object.entries(cases)) {
-  for (const statement of Object.values(variants)) await once(statement);
-  const times = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));
-  const bytes = {};
-  for (let round = 0; round < rounds; round++) {
-    for (const [variant, statement] of Object.entries(variants)) {
-      const run = await once(statement);
-      times[variant].push(run.ms);
-      bytes[variant] = run.bytes;
-    }
-  }
-  const stat = (list) => ({ median_ms: +median(list).toFixed(2), min_ms: +Math.min(...list).toFixed(2) });
-  results[name] = Object.fromEntries(Object.keys(variants).map((v) => [v, { ...stat(times[v]), bytes: bytes[v] }]));
+  const timed = await timePages(client, variants, rounds);
+  results[name] = Object.fromEntries(
+    Object.entries(timed).map(([v, { times, text }]) => [
+      v,
+      { median_ms: +median(times).toFixed(2), min_ms: +Math.min(...times).toFixed(2), bytes: text.length },
+    ]),
+  );
   const r = results[name];
   console.log(
     `${name}: page ${r.page.min_ms} ms (${r.page.bytes} B) | page + read ${r.read.min_ms} ms | service ` +

@@ -693,6 +693,7 @@ const leanSection = [];
           '÷ floor',
           'target ≥ 1.0',
           'p99 ms',
+          'floor p99 ms',
           'before p99 ms',
           'p99 ÷ before',
           'target ≤ 1.2',
@@ -706,6 +707,7 @@ const leanSection = [];
           x.default.rps_to_floor,
           verdict(rowsOk(x)),
           num(x.default.service.p99),
+          num(x.default.floor.p99),
           num(x.default.before.p99),
           x.default.p99_to_before,
           verdict(p99Ok(x)),
@@ -789,6 +791,32 @@ const costSection = [];
         ' No target',
         '\nNo target',
       ),
+    );
+  }
+}
+
+const hidingSection = [];
+{
+  const h = newest(['hiding-cost']);
+  if (h) {
+    hidingSection.push(
+      table(
+        ['feed page', 'rows', 'service ms (median)', 'without the check ms', 'service ÷ without', 'bits on the row ms'],
+        Object.entries(h.reads).map(([page, r]) => [
+          page,
+          num(r.service.rows),
+          r.service.median_ms,
+          r.unhidden.median_ms,
+          +(r.service.median_ms / r.unhidden.median_ms).toFixed(2),
+          r.bits.median_ms,
+        ]),
+      ),
+      '',
+      `An exclusion rule moving ${num(h.rule.moved)} hosts out of scope, its writes alone: host_intel ` +
+        `${num(h.rule.intel_ms)} ms; host_intel and each host’s bits ${num(h.rule.bits_ms)} ms (medians of 3).`,
+      '',
+      `Run: ${run(h)}, ${h.rounds} interleaved runs each. No target: it says what the p99 target against the build ` +
+        'before host knowledge measures on the feeds.',
     );
   }
 }
@@ -968,6 +996,7 @@ const sections = {
   permute: permuteSection,
   seed: seedSection,
   cost: costSection,
+  hiding: hidingSection,
   rules: rulesSection,
   dashboard: dashboardSection,
   ab: table(
