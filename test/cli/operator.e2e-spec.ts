@@ -205,7 +205,9 @@ describe('operator CLI', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/no webhook with the id or URL/);
     expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM webhooks`)).toEqual([{ n: 0 }]);
-  });
+    // Sixteen CLI processes one after another (one at a time: the embedded database takes eight connections),
+    // each 1–4 s on a loaded machine: past the default 60 s in CI.
+  }, 180_000);
 
   it('webhooks add --secret reads the secret from standard input, and refuses one given as an argument', async () => {
     for (const [args, message] of [
