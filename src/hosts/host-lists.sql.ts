@@ -85,6 +85,7 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
               ORDER BY h.first_seen_at DESC, h.id DESC
              OFFSET 0) h`;
     domain = 'h';
+    // None with wildcard=include&scope=all: the walk is the subquery's.
     where = feedConditions(q, opts.knowledge);
   } else {
     if (opts.platform) walk.push(`d.platform_slug = ${q.p(opts.platform)}`);
@@ -94,7 +95,7 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
   const sql = `SELECT h.id::text AS id, h.host, ${domain}.domain, ${isoSql('h.first_seen_at')} AS first_seen_at,
                       ${sourcesSql()}${knowledgeColumn(row)}
                  FROM ${from}
-                WHERE ${where.join(' AND ')}
+                WHERE ${where.join(' AND ') || 'true'}
                 ORDER BY h.first_seen_at DESC, h.id DESC
                 LIMIT ${q.p(opts.limit + 1)}`;
   return {

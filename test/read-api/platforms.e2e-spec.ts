@@ -195,6 +195,10 @@ describe('platforms', () => {
       ['b.crowd.org', 'crowd.org'],
     ]);
     expect(res.body.meta).toMatchObject({ count: 2, limit: 500 });
+    // Nothing hidden and nothing filtered: the walk alone.
+    const everything = await t.get('/platforms/bugcrowd/subdomains/new?wildcard=include&scope=all', auth);
+    expect(everything.status).toBe(200);
+    expect(everything.body.data).toEqual(res.body.data);
     expect((await t.get('/platforms/hackerone/subdomains/new', auth)).body.data).toEqual([]);
     expect((await t.get('/platforms/hackerone/subdomains/new?hours=48', auth)).body.meta.count).toBe(62);
   });
