@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from './fixtures/test-app.js';
+import { HOST_SOURCES, SOURCE_BITS } from '../src/hosts/model/host-sources.js';
 
 /**
  * src/database/schema/functions.sql holds the current text of every function and trigger the migrations made:
@@ -54,5 +55,19 @@ describe('src/database/schema/functions.sql', () => {
     expect(text).toContain('CREATE OR REPLACE FUNCTION public.queue_event_deliveries()');
     // On a difference: `npm run sync:sql`, then review the diff with the migration that made it.
     expect(readFileSync(FILE, 'utf8')).toEqual(text);
+  });
+
+  it('names the same sources in host_sources() and host_sources_json(), on every combination of the bits', async () => {
+    const combinations = 2 ** HOST_SOURCES.length;
+    const rows = await t.dataSource.query<{ bits: number; array: string[]; json: string[] }[]>(
+      `SELECT b AS bits, host_sources(b::smallint) AS array, host_sources_json(b::smallint) AS json
+         FROM generate_series(0, $1) b ORDER BY b`,
+      [combinations - 1],
+    );
+    expect(rows).toHaveLength(combinations);
+    for (const { bits, array, json } of rows) {
+      const named = HOST_SOURCES.filter((source) => (bits & SOURCE_BITS[source]) !== 0);
+      expect({ bits, array, json }).toEqual({ bits, array: named, json: named });
+    }
   });
 });

@@ -6,7 +6,7 @@ import { type Queryable, rowsLike, type Statement } from './sql.js';
 export async function jsonRow(db: Queryable, statement: Statement): Promise<string | null> {
   const [row] = await rowsLike<{ json: string }>(
     db,
-    `SELECT row_to_json(r)::text AS json FROM (${statement.sql}) r`,
+    `SELECT ${statement.json ?? 'row_to_json(r)::text'} AS json FROM (${statement.sql}) r`,
     statement,
   );
   return row?.json ?? null;
@@ -27,7 +27,7 @@ export async function jsonPageAndTotal(
   if (paramsLead(count, page)) {
     const [row] = await rowsLike<{ lines: string | null; total: number }>(
       db,
-      `SELECT (${jsonLinesSql(page.sql)}) AS lines, (${count.sql}) AS total`,
+      `SELECT (${jsonLinesSql(page)}) AS lines, (${count.sql}) AS total`,
       { ...page, prepare: page.prepare && count.prepare },
     );
     return { json: pageOfLines<unknown>(row?.lines ?? null, take).json, total: row?.total ?? 0 };
@@ -57,12 +57,13 @@ export interface JsonPage<L> {
  * aggregate over an ordered subquery, as PostgreSQL documents for string_agg).
  */
 export async function jsonPage<L>(db: Queryable, statement: Statement, take: number): Promise<JsonPage<L>> {
-  const [row] = await rowsLike<{ lines: string | null }>(db, jsonLinesSql(statement.sql), statement);
+  const [row] = await rowsLike<{ lines: string | null }>(db, jsonLinesSql(statement), statement);
   return pageOfLines<L>(row?.lines ?? null, take);
 }
 
-/** A row statement's rows as one text, each row's JSON on a line of its own, in the statement's order. */
-const jsonLinesSql = (sql: string) => `SELECT string_agg(row_to_json(r)::text, E'\\n') AS lines FROM (${sql}) r`;
+/** A row statement's rows as one text, each row's JSON (Statement.json) on a line of its own, in its order. */
+const jsonLinesSql = ({ sql, json = 'row_to_json(r)::text' }: Statement) =>
+  `SELECT string_agg(${json}, E'\\n') AS lines FROM (${sql}) r`;
 
 /** Pages of more characters than this are made bytes (see RenderedJson): 1,000 domains are some 220,000. */
 const LARGE_PAGE = 100_000;

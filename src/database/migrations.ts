@@ -33,6 +33,7 @@ import { PermuteSource1766500000000 } from '../../migrations/1766500000000-Permu
 import { PermuteEvents1766600000000 } from '../../migrations/1766600000000-PermuteEvents.js';
 import { SourceDays1766700000000 } from '../../migrations/1766700000000-SourceDays.js';
 import { HostKeyCarriesRow1766800000000 } from '../../migrations/1766800000000-HostKeyCarriesRow.js';
+import { HostSourcesJson1766900000000 } from '../../migrations/1766900000000-HostSourcesJson.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -67,6 +68,7 @@ export const MIGRATIONS = [
   PermuteEvents1766600000000,
   SourceDays1766700000000,
   HostKeyCarriesRow1766800000000,
+  HostSourcesJson1766900000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

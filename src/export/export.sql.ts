@@ -2,6 +2,7 @@ import pg from 'pg';
 import { containsPattern, isoSql } from '../database/sql.js';
 import { fieldColumns, fieldText, type HostField, textLine } from '../hosts/model/host-fields.js';
 import { hiddenConditions, type ScopeMode } from '../hosts/model/knowledge-filter.js';
+import { sourcesSql } from '../hosts/model/host-sources.js';
 import type { ExportFormat, ExportScope } from './dto/export.query.js';
 
 export interface ExportFilters {
@@ -51,7 +52,7 @@ function line(format: ExportFormat, fields: readonly HostField[]): string {
 function jsonObjectRow(fields: readonly HostField[]): string {
   return `CROSS JOIN LATERAL (SELECT h.host, d.domain, d.platform_slug AS platform,
                                      ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
-                                     host_sources(h.sources) AS sources${fieldColumns(fields)}) r`;
+                                     ${sourcesSql()}${fieldColumns(fields)}) r`;
 }
 
 /** The host columns a line reads: a txt export of names alone reads hosts_domain_host_key and no row. */

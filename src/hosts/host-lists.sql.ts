@@ -11,7 +11,7 @@ import {
 import { containsPattern, customPlanOnly, isoSql, pageWithCount, Params, type Statement } from '../database/sql.js';
 import type { HostFilter } from './dto/host-queries.js';
 import type { TrackedDomain } from '../domains/domains.repository.js';
-import { type HostField, knowledgeColumn, type RowFields, textLine, withFields } from './model/host-fields.js';
+import { type HostField, hostRows, knowledgeColumn, type RowFields, textLine } from './model/host-fields.js';
 
 export interface FeedPosition {
   ts: string;
@@ -99,7 +99,7 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
                 ORDER BY h.first_seen_at DESC, h.id DESC
                 LIMIT ${q.p(opts.limit + 1)}`;
   return {
-    sql: withFields(sql, ['id', 'host', 'domain', 'first_seen_at', 'sources'], row),
+    ...hostRows(sql, ['id', 'host', 'domain', 'first_seen_at', 'sources'], row),
     params: q.values,
     prepare: onlyHides(opts.knowledge),
   };
@@ -141,10 +141,8 @@ export function platformPageStatement(opts: PlatformPageOptions): Statement {
                 WHERE ${domains.join(' AND ')}
                 ORDER BY d.domain, h.host
                 LIMIT ${limit}`;
-  return {
-    sql: opts.textLines ? sql : withFields(sql, ['host', 'domain', 'is_active', 'sources'], row),
-    params: q.values,
-  };
+  if (opts.textLines) return { sql, params: q.values };
+  return { ...hostRows(sql, ['host', 'domain', 'is_active', 'sources'], row), params: q.values };
 }
 
 export interface DomainHostsOptions {
@@ -205,11 +203,14 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   // What is known of each host is read for the page's rows only, not for the rows its offset skips, and once a
   // row (OFFSET 0 keeps withFields from inlining the read into each field it takes from it).
   const row: RowFields = { fields: opts.fields, scope: opts.knowledge?.scope };
-  statements.page.sql = withFields(
-    `SELECT r.id::text AS id, r.host, r.first_seen_at, r.is_active, r.sources${knowledgeColumn(row, 'r.id')}
-       FROM (${statements.page.sql}) r OFFSET 0`,
-    ['id', 'host', 'first_seen_at', 'is_active', 'sources'],
-    row,
+  Object.assign(
+    statements.page,
+    hostRows(
+      `SELECT r.id::text AS id, r.host, r.first_seen_at, r.is_active, r.sources${knowledgeColumn(row, 'r.id')}
+         FROM (${statements.page.sql}) r OFFSET 0`,
+      ['id', 'host', 'first_seen_at', 'is_active', 'sources'],
+      row,
+    ),
   );
   statements.page.prepare = statements.count.prepare = onlyHides(opts.knowledge);
   return statements;
@@ -233,11 +234,11 @@ export function domainNewStatement(
   const sql = `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at,
                       ${sourcesSql()}${knowledgeColumn(row)}
                  FROM hosts h
-                WHERE ${where.join(' AND ')}
+                WHERE ${where.join(' AND ') || 'true'}
                 ORDER BY h.first_seen_at DESC, h.id DESC
                 LIMIT ${q.p(limit)}`;
   return {
-    sql: withFields(sql, ['id', 'host', 'first_seen_at', 'sources'], row),
+    ...hostRows(sql, ['id', 'host', 'first_seen_at', 'sources'], row),
     params: q.values,
     prepare: onlyHides(knowledge),
   };
@@ -267,12 +268,12 @@ export function searchStatement(
   const sql = `SELECT h.id::text AS id, h.host, d.domain, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active,
                       ${sourcesSql()}${knowledgeColumn(row)}
                  FROM (SELECT h.id, h.domain_id, h.host, h.first_seen_at, h.is_active, h.sources
-                         FROM hosts h WHERE ${where.join(' AND ')}
+                         FROM hosts h WHERE ${where.join(' AND ') || 'true'}
                         ORDER BY h.first_seen_at DESC, h.id DESC LIMIT ${q.p(limit)} OFFSET ${q.p(offset)}) h
                  JOIN domains d ON d.id = h.domain_id
                 ORDER BY h.first_seen_at DESC, h.id DESC`;
   return {
-    sql: withFields(sql, ['id', 'host', 'domain', 'first_seen_at', 'is_active', 'sources'], row),
+    ...hostRows(sql, ['id', 'host', 'domain', 'first_seen_at', 'is_active', 'sources'], row),
     params: q.values,
     prepare: onlyHides(knowledge),
   };

@@ -187,7 +187,7 @@ COPY (
         d.platform_slug AS platform,
         to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
         h.is_active,
-        host_sources (h.sources) AS sources,
+        host_sources_json (h.sources) AS sources,
         coalesce(
           (
             SELECT

@@ -2,7 +2,10 @@
 
 -- HostsRepository.listForDomain: all, counted by the counters
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -27,7 +30,7 @@ FROM
               h.host,
               to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
               h.is_active,
-              host_sources (h.sources) AS sources
+              host_sources_json (h.sources) AS sources
             FROM
               hosts h
             WHERE
@@ -56,7 +59,10 @@ FROM
 
 -- HostsRepository.listForDomain: with everything known, both sides of the scope
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"dns":' || coalesce(to_json(r.dns)::text, 'null') || ',"http":' || coalesce(to_json(r.http)::text, 'null') || ',"takeover":' || coalesce(to_json(r.takeover)::text, 'null') || ',"wildcard":' || coalesce(to_json(r.wildcard)::text, 'null') || ',"ips":' || coalesce(to_json(r.ips)::text, 'null') || ',"cname":' || coalesce(to_json(r.cname)::text, 'null') || ',"status":' || coalesce(to_json(r.status)::text, 'null') || ',"title":' || coalesce(to_json(r.title)::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -149,7 +155,7 @@ FROM
               h.host,
               to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
               h.is_active,
-              host_sources (h.sources) AS sources
+              host_sources_json (h.sources) AS sources
             FROM
               hosts h
             WHERE
@@ -169,7 +175,10 @@ FROM
 
 -- HostsRepository.listForDomain: inactive, counted by the counters
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -202,7 +211,7 @@ FROM
               h.host,
               to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
               h.is_active,
-              host_sources (h.sources) AS sources
+              host_sources_json (h.sources) AS sources
             FROM
               hosts h
             WHERE
@@ -225,7 +234,10 @@ FROM
 SELECT
   (
     SELECT
-      string_agg(row_to_json(r)::text, E'\n') AS lines
+      string_agg(
+        '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+        E'\n'
+      ) AS lines
     FROM
       (
         SELECT
@@ -258,7 +270,7 @@ SELECT
                   h.host,
                   to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
                   h.is_active,
-                  host_sources (h.sources) AS sources
+                  host_sources_json (h.sources) AS sources
                 FROM
                   hosts h
                 WHERE
@@ -299,7 +311,10 @@ SELECT
 SELECT
   (
     SELECT
-      string_agg(row_to_json(r)::text, E'\n') AS lines
+      string_agg(
+        '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+        E'\n'
+      ) AS lines
     FROM
       (
         SELECT
@@ -324,7 +339,7 @@ SELECT
                   h.host,
                   to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
                   h.is_active,
-                  host_sources (h.sources) AS sources
+                  host_sources_json (h.sources) AS sources
                 FROM
                   hosts h
                 WHERE
@@ -409,7 +424,10 @@ SELECT
 
 -- HostsRepository.newForDomain
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -424,7 +442,7 @@ FROM
           h.id::text AS id,
           h.host,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources (h.sources) AS sources
+          host_sources_json (h.sources) AS sources
         FROM
           hosts h
         WHERE
@@ -454,7 +472,10 @@ FROM
 
 -- HostsRepository.newForDomain: with addresses and title
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"ips":' || coalesce(to_json(r.ips)::text, 'null') || ',"title":' || coalesce(to_json(r.title)::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -471,7 +492,7 @@ FROM
           h.id::text AS id,
           h.host,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources (h.sources) AS sources,
+          host_sources_json (h.sources) AS sources,
           (
             SELECT
               hk
@@ -509,7 +530,10 @@ FROM
 
 -- HostsRepository.newFeed: first page
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -526,7 +550,7 @@ FROM
           h.host,
           d.domain,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources (h.sources) AS sources
+          host_sources_json (h.sources) AS sources
         FROM
           hosts h
           JOIN domains d ON d.id = h.domain_id
@@ -556,7 +580,10 @@ FROM
 
 -- HostsRepository.newFeed: first page with dns, http and takeover
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"dns":' || coalesce(to_json(r.dns)::text, 'null') || ',"http":' || coalesce(to_json(r.http)::text, 'null') || ',"takeover":' || coalesce(to_json(r.takeover)::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -628,7 +655,7 @@ FROM
           h.host,
           d.domain,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources (h.sources) AS sources,
+          host_sources_json (h.sources) AS sources,
           (
             SELECT
               hk
@@ -666,7 +693,10 @@ FROM
 
 -- HostsRepository.newFeed: next page of a platform
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -683,7 +713,7 @@ FROM
           h.host,
           h.domain,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources (h.sources) AS sources
+          host_sources_json (h.sources) AS sources
         FROM
           (
             SELECT
@@ -739,7 +769,10 @@ FROM
 
 -- HostsRepository.newFeed: takeover candidates
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -756,7 +789,7 @@ FROM
           h.host,
           d.domain,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources (h.sources) AS sources,
+          host_sources_json (h.sources) AS sources,
           (
             SELECT
               hk
@@ -800,7 +833,10 @@ FROM
 
 -- HostsRepository.search: by name
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -819,7 +855,7 @@ FROM
           d.domain,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
           h.is_active,
-          host_sources (h.sources) AS sources
+          host_sources_json (h.sources) AS sources
         FROM
           (
             SELECT
@@ -863,7 +899,10 @@ FROM
 
 -- HostsRepository.search: by name and what is known
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -882,7 +921,7 @@ FROM
           d.domain,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
           h.is_active,
-          host_sources (h.sources) AS sources,
+          host_sources_json (h.sources) AS sources,
           (
             SELECT
               hk
@@ -934,7 +973,10 @@ FROM
 
 -- HostsRepository.search: by name, both sides of the scope, with its DNS answer
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"dns":' || coalesce(to_json(r.dns)::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -967,7 +1009,7 @@ FROM
           d.domain,
           to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
           h.is_active,
-          host_sources (h.sources) AS sources,
+          host_sources_json (h.sources) AS sources,
           (
             SELECT
               hk
@@ -1085,7 +1127,7 @@ FROM
       to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
       to_char(h.last_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_seen_at,
       h.is_active,
-      host_sources (h.sources) AS sources,
+      host_sources_json (h.sources) AS sources,
       (
         SELECT
           hk
@@ -1107,7 +1149,10 @@ FROM
 
 -- HostsRepository.platformPage: first page
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -1122,7 +1167,7 @@ FROM
           h.host,
           d.domain,
           h.is_active,
-          host_sources (h.sources) AS sources
+          host_sources_json (h.sources) AS sources
         FROM
           domains d
           CROSS JOIN LATERAL (
@@ -1158,7 +1203,10 @@ FROM
 
 -- HostsRepository.platformPage: next page of a program, with fields
 SELECT
-  string_agg(row_to_json(r)::text, E'\n') AS lines
+  string_agg(
+    '{"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"ips":' || coalesce(to_json(r.ips)::text, 'null') || ',"title":' || coalesce(to_json(r.title)::text, 'null') || ',"http":' || coalesce(to_json(r.http)::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
@@ -1215,7 +1263,7 @@ FROM
           h.host,
           d.domain,
           h.is_active,
-          host_sources (h.sources) AS sources,
+          host_sources_json (h.sources) AS sources,
           (
             SELECT
               hk
@@ -1269,7 +1317,7 @@ SELECT
   h.host,
   d.domain,
   h.is_active,
-  host_sources (h.sources) AS sources,
+  host_sources_json (h.sources) AS sources,
   concat_ws(
     E'\t',
     h.host,

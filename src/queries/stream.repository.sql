@@ -16,7 +16,7 @@ FROM
       d.domain,
       d.platform_slug AS platform,
       to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-      host_sources (h.sources) AS sources
+      host_sources_json (h.sources) AS sources
     FROM
       hosts h
       JOIN domains d ON d.id = h.domain_id
@@ -60,7 +60,7 @@ FROM
       d.domain,
       d.platform_slug AS platform,
       to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-      host_sources (h.sources) AS sources
+      host_sources_json (h.sources) AS sources
     FROM
       hosts h
       JOIN domains d ON d.id = h.domain_id
@@ -102,7 +102,7 @@ FROM
       d.domain,
       d.platform_slug AS platform,
       to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-      host_sources (h.sources) AS sources,
+      host_sources_json (h.sources) AS sources,
       (
         SELECT
           hk

@@ -81,6 +81,14 @@ AS $function$
           CASE WHEN bits & 16 <> 0 THEN 'permute' END], NULL)
       $function$;
 
+CREATE OR REPLACE FUNCTION public.host_sources_json(bits smallint)
+ RETURNS json
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+        SELECT (ARRAY['[]', '["ct"]', '["crtsh"]', '["ct","crtsh"]', '["dns"]', '["ct","dns"]', '["crtsh","dns"]', '["ct","crtsh","dns"]', '["command"]', '["ct","command"]', '["crtsh","command"]', '["ct","crtsh","command"]', '["dns","command"]', '["ct","dns","command"]', '["crtsh","dns","command"]', '["ct","crtsh","dns","command"]', '["permute"]', '["ct","permute"]', '["crtsh","permute"]', '["ct","crtsh","permute"]', '["dns","permute"]', '["ct","dns","permute"]', '["crtsh","dns","permute"]', '["ct","crtsh","dns","permute"]', '["command","permute"]', '["ct","command","permute"]', '["crtsh","command","permute"]', '["ct","crtsh","command","permute"]', '["dns","command","permute"]', '["ct","dns","command","permute"]', '["crtsh","dns","command","permute"]', '["ct","crtsh","dns","command","permute"]']::json[])[bits + 1]
+      $function$;
+
 CREATE OR REPLACE FUNCTION public.queue_event_deliveries()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -4,7 +4,7 @@
  * whether it is still seen, its sources, in_scope): a poller that wants new names pays for no read of what is known
  * of them. Each field is read from the host's host_intel row, only when asked for.
  */
-import { isoSql } from '../../database/sql.js';
+import { isoSql, type Statement } from '../../database/sql.js';
 import type { ScopeMode } from './knowledge-filter.js';
 
 /**
@@ -96,13 +96,52 @@ export const knowledgeColumn = (r: RowFields, hostId = 'h.id') => (readsRow(r) ?
  * in_scope and the fields asked for, in the order asked. Without fields, on a list that shows one side of the
  * scope, no host_intel row is read.
  */
-export function withFields(sql: string, columns: readonly string[], r: RowFields): string {
+export function withFields(sql: string, columns: readonly HostColumn[], r: RowFields): string {
   const k: Intel = (column) => `(p.k).${column}`;
   const inScope = r.scope === 'in' ? 'true' : r.scope === 'out' ? 'false' : `NOT coalesce(${k('out_of_scope')}, false)`;
   const selected = columns.map((c) => `p.${c}`);
   if (r.inScope !== false) selected.push(`${inScope} AS in_scope`);
   selected.push(...(r.fields ?? []).map((f) => `${FIELD_JSON[f](k, 'p.host')} AS ${f}`));
   return `SELECT ${selected.join(', ')} FROM (${sql}) p`;
+}
+
+/**
+ * How each default column of a host row is written as JSON text, over a column `c` that is never NULL: ids (digits)
+ * and timestamps (isoSql) as they are, in quotes; names through to_json, which escapes them; booleans and the
+ * sources (json) as their text, which is their JSON.
+ */
+const quoted = (c: string) => `'"' || ${c} || '"'`;
+const escaped = (c: string) => `to_json(${c})::text`;
+const asText = (c: string) => `${c}::text`;
+const COLUMN_JSON = {
+  id: quoted,
+  host: escaped,
+  domain: escaped,
+  platform: escaped,
+  first_seen_at: quoted,
+  last_seen_at: quoted,
+  is_active: asText,
+  sources: asText,
+} satisfies Record<string, (c: string) => string>;
+export type HostColumn = keyof typeof COLUMN_JSON;
+
+/**
+ * The JSON object of a row of withFields(sql, columns, r), as a text expression over that row `r`
+ * (Statement.json): its keys in withFields's order, each value as row_to_json writes it, NULL as null. The fields
+ * go through to_json, whatever their type (json, jsonb, text[], integer, text, boolean). A 100-row page of a
+ * domain's hosts (1M-host bench seed, prepared, median of 3,000) took PostgreSQL 411 µs with row_to_json, 357 so.
+ */
+function rowJson(columns: readonly HostColumn[], r: RowFields): string {
+  const values: [string, string][] = columns.map((c) => [c, COLUMN_JSON[c](`r.${c}`)]);
+  if (r.inScope !== false) values.push(['in_scope', asText('r.in_scope')]);
+  values.push(...(r.fields ?? []).map((f): [string, string] => [f, escaped(`r.${f}`)]));
+  const members = values.map(([key, value], i) => `'${i === 0 ? '{' : ','}"${key}":' || coalesce(${value}, 'null')`);
+  return `${members.join(' || ')} || '}'`;
+}
+
+/** A host list's rows (withFields) and their JSON objects (rowJson), for a Statement that jsonPage renders. */
+export function hostRows(sql: string, columns: readonly HostColumn[], r: RowFields): Pick<Statement, 'sql' | 'json'> {
+  return { sql: withFields(sql, columns, r), json: rowJson(columns, r) };
 }
 
 /**

@@ -3,10 +3,16 @@ import type { ScanSourceName } from '../../config/environment.js';
 /** Where a host was found: the CT follower, or a scan's source. */
 export type HostSource = 'ct' | ScanSourceName;
 
-/** Each source's bit in hosts.sources and scan_names.sources; host_sources() in SQL renders them in this order. */
+/**
+ * Each source's bit in hosts.sources and scan_names.sources; host_sources() (text[]) and host_sources_json() (json)
+ * in SQL name them in this order. A new source redefines both functions.
+ */
 export const SOURCE_BITS: Record<HostSource, number> = { ct: 1, crtsh: 2, dns: 4, command: 8, permute: 16 };
 
 export const HOST_SOURCES = Object.keys(SOURCE_BITS) as HostSource[];
 
-/** The select expression of a host row's `sources` array. */
-export const sourcesSql = (alias = 'h') => `host_sources(${alias}.sources) AS sources`;
+/**
+ * The select expression of a host row's `sources` array, as json: the arrays are looked up, not built (see
+ * migration HostSourcesJson), and row_to_json writes a json value as it is; pg and PGlite read it as an array.
+ */
+export const sourcesSql = (alias = 'h') => `host_sources_json(${alias}.sources) AS sources`;
