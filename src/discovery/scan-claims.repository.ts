@@ -44,7 +44,11 @@ export class ScanClaimsRepository {
   /**
    * Starts scans of queued domains first, then of enabled domains that are due (domains_queued_idx,
    * domains_due_idx), each claimed with its next due time moved on, in one statement. The unique index on
-   * running scans per domain stops a second scan of a domain whatever else happens.
+   * running scans per domain stops a second scan of a domain whatever else happens. The queue mark and the due
+   * time move only where a scan started: a scan another process commits after this statement's snapshot and before
+   * its row lock (an event scan, `scan` in the CLI) makes the insert do nothing, and the rescan asked for then
+   * follows that scan instead of being lost with it. (Outside that window the domain row's lock keeps the two apart:
+   * the other's insert holds it FOR KEY SHARE, which SKIP LOCKED passes by, or waits for this statement's.)
    */
   @GenerateSql({ params: ['host:1', 4, 300, 24] })
   startDue(workerId: string, limit: number, leaseSeconds: number, intervalHours: number): Promise<ActiveScan[]> {
@@ -57,15 +61,15 @@ export class ScanClaimsRepository {
             AND NOT EXISTS (SELECT 1 FROM scans s WHERE s.domain_id = d.id AND s.status = 'running')
           ORDER BY d.queued_at NULLS LAST, d.next_scan_at
           LIMIT $2 FOR UPDATE OF d SKIP LOCKED
-       ), moved AS (
-         UPDATE domains d SET queued_at = NULL, next_scan_at = now() + make_interval(hours => $4)
-           FROM picked p WHERE d.id = p.id RETURNING d.id
        ), started AS (
          INSERT INTO scans (domain_id, trigger, status, lease_until, worker_id)
          SELECT p.id, CASE WHEN p.queued THEN 'api' ELSE 'cron' END, 'running', now() + make_interval(secs => $3), $1
-           FROM picked p JOIN moved m ON m.id = p.id
+           FROM picked p
          ON CONFLICT (domain_id) WHERE status = 'running' DO NOTHING
          RETURNING *
+       ), moved AS (
+         UPDATE domains d SET queued_at = NULL, next_scan_at = now() + make_interval(hours => $4)
+           FROM started s WHERE d.id = s.domain_id
        )
        ${STARTED}`,
       [workerId, limit, leaseSeconds, intervalHours],

@@ -83,18 +83,6 @@ WITH
     FOR UPDATE OF
       d SKIP LOCKED
   ),
-  moved AS (
-    UPDATE domains d
-    SET
-      queued_at = NULL,
-      next_scan_at = now() + make_interval(hours => $4)
-    FROM
-      picked p
-    WHERE
-      d.id = p.id
-    RETURNING
-      d.id
-  ),
   started AS (
     INSERT INTO
       scans (domain_id, trigger, status, lease_until, worker_id)
@@ -109,12 +97,21 @@ WITH
       $1
     FROM
       picked p
-      JOIN moved m ON m.id = p.id
     ON CONFLICT (domain_id)
     WHERE
       status = 'running' DO NOTHING
     RETURNING
       *
+  ),
+  moved AS (
+    UPDATE domains d
+    SET
+      queued_at = NULL,
+      next_scan_at = now() + make_interval(hours => $4)
+    FROM
+      started s
+    WHERE
+      d.id = s.domain_id
   )
 SELECT
   s.id,
