@@ -218,19 +218,23 @@ export async function fillHostIntel(ds, { hidden = false } = {}) {
   await ds.query('VACUUM ANALYZE host_intel');
 }
 
+/** A statement run once on `client`: its rows, and its time in ms from the call to the last row. */
+export async function timeQuery(client, sql, params = []) {
+  const started = process.hrtime.bigint();
+  const { rows } = await client.query(sql, params);
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, rows };
+}
+
 /**
- * Pages timed in PostgreSQL alone, each rendered as the service renders one (a text of JSON lines: jsonPage in
- * src/database/sql.ts) on `client`: a warm-up run of each, then `rounds` runs of each, interleaved. For each
- * statement of `statements` (by name): its times in ms, and the text of its last run.
+ * Pages timed in PostgreSQL alone, each rendered as the service renders one (a text of JSON lines, each row's
+ * object written by its `json` expression where the statement has one: jsonPage in src/database/json-pages.ts) on
+ * `client`: a warm-up run of each, then `rounds` runs of each, interleaved. For each statement of `statements` (by
+ * name): its times in ms, and the text of its last run.
  */
 export async function timePages(client, statements, rounds) {
-  const once = async ({ sql, params }) => {
-    const started = process.hrtime.bigint();
-    const { rows } = await client.query(
-      `SELECT string_agg(row_to_json(r)::text, E'\\n') AS lines FROM (${sql}) r`,
-      params,
-    );
-    return { ms: Number(process.hrtime.bigint() - started) / 1e6, text: rows[0].lines ?? '' };
+  const once = async ({ sql, params, json = 'row_to_json(r)::text' }) => {
+    const { ms, rows } = await timeQuery(client, `SELECT string_agg(${json}, E'\\n') AS lines FROM (${sql}) r`, params);
+    return { ms, text: rows[0].lines ?? '' };
   };
   for (const statement of Object.values(statements)) await once(statement);
   const timed = Object.fromEntries(Object.keys(statements).map((name) => [name, { times: [], text: '' }]));

@@ -7,12 +7,12 @@
 // Then the layout that would make the check free is measured on the same copy: each host's hidden bits on its row,
 // carried by the feed indexes so the walks filter on what they read. Its reads are the same statements with the
 // check on the row's bits; its cost is on the writes: an exclusion rule that moves one host in nine (as many as the
-// #21 bench's rule moves)
-// then rewrites each of those rows and its entries in the table's six indexes, where today it writes host_intel.
+// #21 bench's rule moves) then rewrites each of those rows and its entries in the table's six indexes, where today
+// it writes host_intel.
 // Every page is in shared buffers (a warm-up round first): this measures CPU, not I/O. Medians of BENCH_ROUNDS
 // (200) interleaved runs. Results: bench/results/hiding-cost.json.
 // Usage: npm run build && node bench/hiding-cost.mjs   (BENCH_ROUNDS, BENCH_ROOTS)
-import { createBenchDatabase, fillHostIntel, median, timePages, writeResult } from './harness.mjs';
+import { createBenchDatabase, fillHostIntel, median, timePages, timeQuery, writeResult } from './harness.mjs';
 import { domainNewStatement, newFeedStatement, platformPageStatement } from '../dist/src/hosts/host-lists.sql.js';
 import { hiddenConditions } from '../dist/src/hosts/model/knowledge-filter.js';
 
@@ -50,7 +50,7 @@ const variant = (statement, as) => {
   // A platform's feed walks its hosts in a subquery of its own (newFeedStatement): the bits go through it.
   if (as === 'bits') sql = sql.replace('SELECT h.id, h.host, h.first_seen_at, h.sources,', '$& h.hidden,');
   if (sql === statement.sql) throw new Error(`no hiding check in: ${statement.sql}`);
-  return { sql, params: statement.params };
+  return { sql, params: statement.params, json: statement.json };
 };
 
 // Medians, and how many rows a page had.
@@ -92,25 +92,16 @@ for (const [page, statement] of Object.entries(pages)) {
 // The writes of an exclusion rule that moves one host in nine out of scope (111,111 of 1M; bench/scope-rules.mjs
 // moves 111,112): host_intel alone (today), and host_intel with each host's bits. Each in a transaction rolled back.
 const moved = `SELECT id FROM hosts WHERE id % 9 = 0`;
-async function timed(sql) {
-  const started = process.hrtime.bigint();
-  await client.query(sql);
-  return Number(process.hrtime.bigint() - started) / 1e6;
-}
+const markMoved = `INSERT INTO host_intel (host_id, out_of_scope) SELECT id, true FROM (${moved}) m
+                   ON CONFLICT (host_id) DO UPDATE SET out_of_scope = excluded.out_of_scope`;
+const timed = async (sql) => (await timeQuery(client, sql)).ms;
 const writes = { intel: [], bits: [] };
 for (let round = 0; round < 3; round++) {
   await client.query('BEGIN');
-  writes.intel.push(
-    await timed(`INSERT INTO host_intel (host_id, out_of_scope) SELECT id, true FROM (${moved}) m
-                 ON CONFLICT (host_id) DO UPDATE SET out_of_scope = excluded.out_of_scope`),
-  );
+  writes.intel.push(await timed(markMoved));
   await client.query('ROLLBACK');
   await client.query('BEGIN');
-  writes.bits.push(
-    (await timed(`INSERT INTO host_intel (host_id, out_of_scope) SELECT id, true FROM (${moved}) m
-                  ON CONFLICT (host_id) DO UPDATE SET out_of_scope = excluded.out_of_scope`)) +
-      (await timed(`UPDATE hosts SET hidden = hidden | 2 WHERE id % 9 = 0`)),
-  );
+  writes.bits.push((await timed(markMoved)) + (await timed(`UPDATE hosts SET hidden = hidden | 2 WHERE id % 9 = 0`)));
   await client.query('ROLLBACK');
 }
 const [{ count }] = (await client.query(`SELECT count(*)::int AS count FROM (${moved}) m`)).rows;
