@@ -1,12 +1,15 @@
 import { type Queryable, rowsLike, type Statement } from './sql.js';
 
+/** A row's JSON object where its Statement writes none of its own (Statement.json). */
+const ROW_TO_JSON = 'row_to_json(r)::text';
+
 /**
  * The one row a statement gives, rendered as a JSON object by PostgreSQL (see jsonPage); null when it gives none.
  */
 export async function jsonRow(db: Queryable, statement: Statement): Promise<string | null> {
   const [row] = await rowsLike<{ json: string }>(
     db,
-    `SELECT ${statement.json ?? 'row_to_json(r)::text'} AS json FROM (${statement.sql}) r`,
+    `SELECT ${statement.json ?? ROW_TO_JSON} AS json FROM (${statement.sql}) r`,
     statement,
   );
   return row?.json ?? null;
@@ -62,7 +65,7 @@ export async function jsonPage<L>(db: Queryable, statement: Statement, take: num
 }
 
 /** A row statement's rows as one text, each row's JSON (Statement.json) on a line of its own, in its order. */
-const jsonLinesSql = ({ sql, json = 'row_to_json(r)::text' }: Statement) =>
+const jsonLinesSql = ({ sql, json = ROW_TO_JSON }: Statement) =>
   `SELECT string_agg(${json}, E'\\n') AS lines FROM (${sql}) r`;
 
 /** Pages of more characters than this are made bytes (see RenderedJson): 1,000 domains are some 220,000. */
