@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import type { Environment } from '../config/environment.js';
 import { MIGRATIONS } from './migrations.js';
@@ -19,6 +20,9 @@ export function dataSourceOptions(
   const prepare = target.kind === 'server' && env.DATABASE_PREPARED_STATEMENTS === 'on';
   return {
     type: 'postgres',
+    // The pg this code imports, where TypeORM would require() its own: in the CLI's bundle that was a second copy
+    // of pg, loaded from node_modules file by file at every start.
+    driver: pg,
     ...connection,
     // TypeORM's replication: a pool per replica beside the primary's. Everything TypeORM runs itself stays on the
     // primary (defaultMode); the read endpoints pick a replica through ReplicaReads (see db.ts).

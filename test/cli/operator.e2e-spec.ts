@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../fixtures/cli.js';
@@ -252,6 +252,29 @@ describe('operator CLI', () => {
       expect(existsSync(dir)).toBe(false);
     } finally {
       rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('runs a command on its database from its one file, loading no package a second time from node_modules', async () => {
+    // What the bundle requires at run time goes through Node's CommonJS loader, and so into require.cache.
+    const dir = mkdtempSync(join(tmpdir(), 'sm-cli-loaded-'));
+    try {
+      const preload = join(dir, 'loaded.cjs');
+      const out = join(dir, 'loaded.txt');
+      writeFileSync(
+        preload,
+        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, Object.keys(require.cache).join('\\n')));`,
+      );
+      const database = t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : { DATA_DIR: on.dataDir };
+      const r = await runCli(['domains', 'list'], {
+        ...database,
+        LOG_LEVEL: 'error',
+        NODE_OPTIONS: `--require=${preload}`,
+      });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(readFileSync(out, 'utf8').split('\n')).toEqual([preload]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
