@@ -79,6 +79,8 @@ describe('webhook channels', () => {
     const program = "Chan &lt;!channel&gt; @everyone &amp; co '[Verify your account](https://evil.example/login)'";
     expect(slack).toEqual({
       text: `30 new hosts on chan.test (hackerone, program ${program})\n\`\`\`\n${listed}\n\`\`\`\n… and 5 more\n${LINK}`,
+      unfurl_links: false,
+      unfurl_media: false,
     });
   });
 

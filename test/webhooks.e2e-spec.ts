@@ -231,7 +231,7 @@ describe('webhooks', () => {
     expect(JSON.parse(receiver.at('/intigriti')[0].body)).toMatchObject({ domain: 'zeta.com', new_count: 1 });
     expect(receiver.at('/intigriti')).toHaveLength(1);
     const slack = JSON.parse(receiver.at('/eta-slack')[0].body);
-    expect(Object.keys(slack)).toEqual(['text']);
+    expect(Object.keys(slack)).toEqual(['text', 'unfurl_links', 'unfurl_media']);
     expect(slack.text).toMatch(/^120 new hosts on eta\.com \(yeswehack\)\n```\n/);
     expect(slack.text).toMatch(/\n… and 95 more$/);
     const discord = JSON.parse(receiver.at('/eta-discord')[0].body);

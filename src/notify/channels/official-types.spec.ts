@@ -18,14 +18,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
  */
 const FILES = {
   'slack.ts': (captured: string) => `
-    import type { KnownBlock, MessageAttachment } from '@slack/types';
-    /** An incoming webhook's body: mrkdwn text, and the blocks and attachments @slack/types describes. */
-    interface IncomingWebhookMessage {
-      text: string;
-      blocks?: KnownBlock[];
-      attachments?: MessageAttachment[];
-    }
-    export const bodies: Record<string, IncomingWebhookMessage> = ${captured};`,
+    import type { IncomingWebhookSendArguments } from '@slack/webhook';
+    export const bodies: Record<string, IncomingWebhookSendArguments> = ${captured};`,
   'discord.ts': (captured: string) => `
     import type { RESTPostAPIWebhookWithTokenJSONBody } from 'discord-api-types/v10';
     export const bodies: Record<string, RESTPostAPIWebhookWithTokenJSONBody> = ${captured};`,
@@ -94,7 +88,7 @@ describe("chat payloads against the services' type packages", () => {
   const of = (file: string) => errors.filter((e) => e.startsWith(file));
 
   it.each([
-    ['slack.ts', '@slack/types'],
+    ['slack.ts', '@slack/webhook'],
     ['discord.ts', 'discord-api-types/v10'],
     ['telegram.ts', '@grammyjs/types'],
   ])('%s compiles against %s under tsc --strict', (file) => {

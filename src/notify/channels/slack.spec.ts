@@ -17,6 +17,12 @@ describe('slack channel', () => {
     );
   });
 
+  it('asks Slack for no previews of links or media', () => {
+    const message = () => ({ head: ours('1 new host'), lines: [text`${'www.example.com'}`], total: 1 });
+    const body = JSON.parse((slack.render({ data: {}, message }, {}) as { body: string }).body) as object;
+    expect(body).toEqual({ text: expect.any(String), unfurl_links: false, unfurl_media: false });
+  });
+
   it.each([
     ['hosts of a hostile program', renderPayload('slack', HOSTILE_HOSTS)],
     ['hostile titles, names and evidence', renderEventsPayload('slack', HOSTILE_EVENTS)],

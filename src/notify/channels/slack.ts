@@ -10,7 +10,11 @@ import { messageText } from './message-text.js';
  */
 const outside = (text: string) => text.replace(/`/g, "'");
 
-/** Slack's incoming webhook: `{text}` in mrkdwn, the lines in a code block. */
+/**
+ * Slack's incoming webhook: `{text}` in mrkdwn, the lines in a code block, and no previews. Slack neither links nor
+ * unfurls what is inside a code block, so this is for what stands outside it (the dashboard's link); Discord's and
+ * Telegram's messages are sent without previews too.
+ */
 export const slack: Channel<'slack'> = {
   format: 'slack',
   render: (notice) => ({
@@ -19,6 +23,8 @@ export const slack: Channel<'slack'> = {
         .replace(/&/g, '&amp;')
         .replace(/</g, '&lt;')
         .replace(/>/g, '&gt;'),
+      unfurl_links: false,
+      unfurl_media: false,
     }),
   }),
 };
