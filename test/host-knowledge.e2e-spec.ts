@@ -286,6 +286,8 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
       text:
         '1 change on hooked.test (hackerone)\n```\n' +
         'dns_changed a.hooked.test: 192.0.2.2 192.0.2.10 2001:db8::1 → nxdomain\n```',
+      unfurl_links: false,
+      unfurl_media: false,
     });
     const news = await delivered('/new');
     expect(news.map((d) => [d.event, (d.body.hosts as { host: string }[]).map((h) => h.host)])).toEqual([
