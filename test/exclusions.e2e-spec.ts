@@ -5,6 +5,7 @@ import { waitFor } from './fixtures/wait.js';
 import { Receiver } from './fixtures/webhook-receiver.js';
 import { WebhooksService } from '../src/notify/webhooks.service.js';
 import { HostStore } from '../src/hosts/store/host-store.js';
+import { ProgramRulesRepository } from '../src/scope/program-rules.repository.js';
 import { ScopeRulesRepository, syncImportedRules } from '../src/scope/scope-rules.repository.js';
 import { StoredRulesCheck } from '../src/scope/stored-rules.check.js';
 import { seedDomain } from './fixtures/data.js';
@@ -293,7 +294,9 @@ describe('exclusion rules', () => {
       code: 'invalid_body',
       message: expect.stringMatching(refusal),
     });
-    await expect(rules.addProgram('hackerone', 'Nobody', [bad])).rejects.toMatchObject({ code: 'invalid_body' });
+    await expect(t.app.get(ProgramRulesRepository).add('hackerone', 'Nobody', [bad])).rejects.toMatchObject({
+      code: 'invalid_body',
+    });
     await expect(
       t.app
         .get(HostStore)

@@ -23,6 +23,7 @@ import { HorizonRepository } from '../src/events/horizon.repository.js';
 import { HostsRepository } from '../src/hosts/hosts.repository.js';
 import { HostDnsRepository } from '../src/intel/dns/host-dns.repository.js';
 import { PlatformsRepository } from '../src/platforms/platforms.repository.js';
+import { ProgramRulesRepository } from '../src/scope/program-rules.repository.js';
 import { ScopeRulesRepository } from '../src/scope/scope-rules.repository.js';
 import { StatsRepository } from '../src/stats/stats.repository.js';
 import { StreamRepository } from '../src/stream/stream.repository.js';
@@ -51,6 +52,7 @@ const REPOSITORIES = [
   ImportRepository,
   PermuteRepository,
   PlatformsRepository,
+  ProgramRulesRepository,
   ScanClaimsRepository,
   ScanStoreRepository,
   ScansRepository,

@@ -4,7 +4,8 @@ import { envelope } from '../common/envelope.js';
 import { DomainsService } from '../domains/domains.service.js';
 import { PlatformsService } from '../platforms/platforms.service.js';
 import { type ExclusionPattern, ExclusionPatternError, parseExclusionPattern } from './exclusion-pattern.js';
-import { type ExclusionRow, type ProgramExclusionRow, ScopeRulesRepository } from './scope-rules.repository.js';
+import { type ProgramExclusionRow, ProgramRulesRepository } from './program-rules.repository.js';
+import { type ExclusionRow, ScopeRulesRepository } from './scope-rules.repository.js';
 
 /** Reads patterns, all or none: the first refused one names its reason. */
 export function parsePatterns(patterns: string[]): ExclusionPattern[] {
@@ -21,6 +22,7 @@ export function parsePatterns(patterns: string[]): ExclusionPattern[] {
 export class ScopeRulesService {
   constructor(
     private readonly rules: ScopeRulesRepository,
+    private readonly programRules: ProgramRulesRepository,
     private readonly domains: DomainsService,
     private readonly platforms: PlatformsService,
   ) {}
@@ -70,7 +72,7 @@ export class ScopeRulesService {
   /** A platform's program rules, or one program's (an unknown platform is a 404). */
   async listProgram(platform: string, program: string | null): Promise<ProgramExclusionRow[]> {
     await this.platforms.requirePlatform(platform);
-    return this.rules.listProgram(platform, program);
+    return this.programRules.list(platform, program);
   }
 
   /**
@@ -79,17 +81,17 @@ export class ScopeRulesService {
    */
   async addProgram(platform: string, program: string, patterns: string[]) {
     const parsed = parsePatterns(patterns);
-    if ((await this.rules.programDomains(platform, program)) === 0) {
+    if ((await this.programRules.domainCount(platform, program)) === 0) {
       await this.platforms.requirePlatform(platform);
       throw AppError.notFound(`no tracked root domain of ${platform} belongs to a program named "${program}"`);
     }
-    return this.rules.addProgram(platform, program, parsed);
+    return this.programRules.add(platform, program, parsed);
   }
 
   /** Removes program rules by id, or by pattern (of one program, when given). */
   async removeProgram(platform: string, program: string | null, idsOrPatterns: string[]) {
     await this.platforms.requirePlatform(platform);
-    return this.rules.removeProgram(platform, program, patternKeys(idsOrPatterns));
+    return this.programRules.remove(platform, program, patternKeys(idsOrPatterns));
   }
 
   /** POST: the program's rule, and how many hosts it moved out of scope. */

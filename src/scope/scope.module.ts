@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DomainsModule } from '../domains/domains.module.js';
 import { PlatformsModule } from '../platforms/platforms.module.js';
 import { ExclusionsController, ProgramExclusionsController } from './exclusions.controller.js';
+import { ProgramRulesRepository } from './program-rules.repository.js';
 import { ScopeRulesRepository } from './scope-rules.repository.js';
 import { ScopeRulesService } from './scope-rules.service.js';
 
@@ -12,7 +13,7 @@ import { ScopeRulesService } from './scope-rules.service.js';
 @Module({
   imports: [DomainsModule, PlatformsModule],
   controllers: [ExclusionsController, ProgramExclusionsController],
-  providers: [ScopeRulesRepository, ScopeRulesService],
+  providers: [ScopeRulesRepository, ProgramRulesRepository, ScopeRulesService],
   exports: [ScopeRulesService, ScopeRulesRepository],
 })
 export class ScopeModule {}
