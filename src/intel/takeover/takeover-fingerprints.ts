@@ -34,6 +34,14 @@ export interface ListedFingerprint extends TakeoverFingerprint {
 const PATTERN_SIGNS = ['.*', '.+', '\\', '&#124;'];
 
 /**
+ * An entry whose evidence is an HTTP status alone (Helprace's `HTTP_STATUS=301`, LaunchRock's `HTTP_STATUS=500`) is
+ * no text of a page, and is not looked for in one: the probe follows redirects and keeps the last status, and a
+ * redirect or a server error by itself says nothing of an unclaimed resource (a site's redirect from HTTP to HTTPS
+ * is one). Neither service has NXDOMAIN as its evidence either, so neither is flagged.
+ */
+const STATUS_ONLY = /^HTTP_STATUS=\d{3}$/;
+
+/**
  * How the list means an entry's text. It has no flag for it: its generator (scripts/gen_fingerprints.py) compiles
  * every fingerprint as a Python regular expression (re.MULTILINE, searched anywhere in the page) and falls back to
  * the literal text when that fails, so some entries are written as patterns (WordPress's
@@ -45,7 +53,9 @@ const PATTERN_SIGNS = ['.*', '.+', '\\', '&#124;'];
  */
 export function readFingerprint(entry: TakeoverFingerprint): ListedFingerprint {
   const text = entry.fingerprint;
-  if (text.trim() === '' || entry.nxdomain) return { ...entry, pattern: null, shownIn: () => null };
+  if (text.trim() === '' || entry.nxdomain || STATUS_ONLY.test(text)) {
+    return { ...entry, pattern: null, shownIn: () => null };
+  }
   const literal = { ...entry, pattern: null, shownIn: (body: string) => (body.includes(text) ? text : null) };
   if (!PATTERN_SIGNS.some((sign) => text.includes(sign))) return literal;
   const source = text.replaceAll('&#124;', '|');

@@ -148,6 +148,16 @@ describe('fingerprints written as patterns', () => {
     expect(Number(process.hrtime.bigint() - start) / 1e6).toBeLessThan(2000);
   });
 
+  it('reads an entry whose evidence is a status alone as no text of a page', () => {
+    const statusOnly = TAKEOVER_FINGERPRINTS.filter((f) => /^HTTP_STATUS=/.test(f.fingerprint));
+    expect(statusOnly.map((f) => [f.service, f.http_status])).toEqual([
+      ['Helprace', 301],
+      ['LaunchRock', 500],
+    ]);
+    for (const f of statusOnly) expect(f.shownIn(`<p>${f.fingerprint}</p>`)).toBeNull();
+    expect(takeoverByBody(['acme.helprace.com'], '<p>HTTP_STATUS=301</p>')).toBeNull();
+  });
+
   it('looks at the first 64 KiB of a body only, as much as the probe reads', () => {
     const late = `${' '.repeat(64 * 1024)}Failed to resolve DNS path for this host`;
     expect(takeoverByBody(['acme.ghost.io'], late)).toBeNull();
