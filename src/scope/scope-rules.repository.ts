@@ -5,7 +5,7 @@ import { isoSql, rows } from '../database/sql.js';
 import type { ExclusionKind, ExclusionPattern } from './exclusion-pattern.js';
 import { GenerateSql } from '../database/generate-sql.js';
 import { HostStore, type HostWriter } from '../hosts/store/host-store.js';
-import { refusalOf, requireCompiled } from './postgres-regex.js';
+import { compileProblem, requireCompiled } from './postgres-regex.js';
 
 export type ExclusionOrigin = 'manual' | 'import' | 'program';
 
@@ -158,15 +158,8 @@ export class ScopeRulesRepository {
    * nothing but this statement.
    */
   @GenerateSql({ params: ['^staging\\d+\\.'] })
-  async compileProblem(regex: string): Promise<string | null> {
-    try {
-      await rows(this.db, `SELECT '' ~ $1 AS matched`, [regex]);
-      return null;
-    } catch (e) {
-      const problem = refusalOf(e);
-      if (problem === null) throw e;
-      return problem;
-    }
+  compileProblem(regex: string): Promise<string | null> {
+    return compileProblem(this.db, regex);
   }
 
   /**
