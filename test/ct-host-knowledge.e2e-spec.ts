@@ -1,16 +1,13 @@
 import { precertLeaf, x509Leaf } from './fixtures/ct-certs.js';
 import { LoopbackCtLog } from './fixtures/ct-log.js';
 import { waitFor } from './fixtures/wait.js';
-import { seedDomain } from './fixtures/data.js';
+import { SCAN_LATER, seedDomain } from './fixtures/data.js';
 import { LoopbackDns } from './fixtures/dns-server.js';
 import { type TestApp, bearer, startTestApp } from './fixtures/test-app.js';
 import { ctWorker } from './fixtures/worker.js';
 import { HostResolver } from '../src/intel/dns/host-resolver.service.js';
 
 type Event = { host: string; after: unknown };
-
-/** A next scan far off: the domain is only ever written by the follower. */
-const LATER = new Date(Date.now() + 365 * 86_400_000);
 
 describe('host knowledge of the hosts the CT log follower records', () => {
   let log: LoopbackCtLog;
@@ -28,7 +25,7 @@ describe('host knowledge of the hosts the CT log follower records', () => {
       DNS_TIMEOUT_MS: 300,
     });
     auth = bearer(await t.token(['read']));
-    await seedDomain(t, { domain: 'ctknow.test', platform: 'intigriti', nextScanAt: LATER });
+    await seedDomain(t, { domain: 'ctknow.test', platform: 'intigriti', nextScanAt: SCAN_LATER });
   });
   afterAll(async () => {
     await t?.close();

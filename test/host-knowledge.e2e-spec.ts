@@ -1,5 +1,5 @@
 import { LoopbackCrtsh } from './fixtures/crtsh-server.js';
-import { seedDomain } from './fixtures/data.js';
+import { SCAN_LATER, seedDomain } from './fixtures/data.js';
 import { LoopbackDns } from './fixtures/dns-server.js';
 import { SseClient } from './fixtures/sse.js';
 import { type TestApp, bearer, expectError, startTestApp } from './fixtures/test-app.js';
@@ -28,8 +28,6 @@ const resolved = (a: string[], cname: string[] = [], aaaa: string[] = []) => ({
   aaaa,
   cname,
 });
-/** A next scan far off: the domain is never scanned by another test's ticks. */
-const LATER = new Date(Date.now() + 365 * 86_400_000);
 const NXDOMAIN = { status: 'nxdomain', a: [], aaaa: [], cname: [] };
 
 describe('host knowledge: DNS answers, changes, the change feed and one host', () => {
@@ -449,7 +447,7 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
     const clamped = await t.get('/events?limit=5000', auth);
     expect(clamped.status).toBe(200);
     expect(clamped.body.meta.limit).toBe(1000);
-    await seedDomain(t, { domain: 'quiet.test', nextScanAt: LATER });
+    await seedDomain(t, { domain: 'quiet.test', nextScanAt: SCAN_LATER });
     const empty = await t.get('/events?domain=quiet.test&after=9999-01-01T00:00:00.000000Z_e1', auth);
     expect(empty.body).toEqual({
       data: [],
@@ -458,7 +456,7 @@ describe('host knowledge: DNS answers, changes, the change feed and one host', (
   });
 
   it('a walk of /events, and a webhook, under concurrent writers skip and repeat nothing', async () => {
-    const domain = await seedDomain(t, { domain: 'busy.test', platform: 'bugcrowd', nextScanAt: LATER });
+    const domain = await seedDomain(t, { domain: 'busy.test', platform: 'bugcrowd', nextScanAt: SCAN_LATER });
     const hook = await t.app
       .get(WebhooksService)
       .add({ url: `${receiver.url}/busy`, domains: 'busy.test', types: 'dns_changed' });

@@ -2,7 +2,7 @@
 // each section (bench/report/*.mjs, imported by bench/report.mjs in the page's order) fills in as it is evaluated.
 import { readFileSync, readdirSync } from 'node:fs';
 
-export const RESULTS = new URL('../results/', import.meta.url);
+const RESULTS = new URL('../results/', import.meta.url);
 export const DEFAULT_ROOTS = 2000; // what the bench seeds when BENCH_ROOTS is not given (harness.mjs)
 
 /** Every results file, by name without `.json`. */
