@@ -43,7 +43,7 @@ export async function jsonPageAndTotal(
 }
 
 export interface JsonPage<L> {
-  /** The first `take` rows as a compact JSON array, written by PostgreSQL; in bytes when large (pageOfLines). */
+  /** The first `take` rows as a compact JSON array, written by PostgreSQL (jsonPage; in bytes when large) or in Node. */
   json: string | Buffer;
   /** How many rows the statement gave (a statement that asks for take + 1 tells whether more follow). */
   found: number;

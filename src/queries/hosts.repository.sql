@@ -1149,57 +1149,49 @@ FROM
 
 -- HostsRepository.platformPage: first page
 SELECT
-  string_agg(
-    '{"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
-    E'\n'
-  ) AS lines
+  p.host,
+  p.domain,
+  p.is_active,
+  p.sources,
+  TRUE AS in_scope
 FROM
   (
     SELECT
-      p.host,
-      p.domain,
-      p.is_active,
-      p.sources,
-      TRUE AS in_scope
+      h.host,
+      d.domain,
+      h.is_active,
+      host_sources_json (h.sources) AS sources
     FROM
-      (
+      domains d
+      CROSS JOIN LATERAL (
         SELECT
-          h.host,
-          d.domain,
-          h.is_active,
-          host_sources_json (h.sources) AS sources
+          h.*
         FROM
-          domains d
-          CROSS JOIN LATERAL (
-            SELECT
-              h.*
-            FROM
-              hosts h
-            WHERE
-              h.domain_id = d.id
-              AND NOT EXISTS (
-                SELECT
-                  1
-                FROM
-                  host_intel k
-                WHERE
-                  k.host_id = h.id
-                  AND k.out_of_scope
-              )
-            ORDER BY
-              h.host
-            LIMIT
-              $2
-          ) h
+          hosts h
         WHERE
-          d.platform_slug = $1
+          h.domain_id = d.id
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              host_intel k
+            WHERE
+              k.host_id = h.id
+              AND k.out_of_scope
+          )
         ORDER BY
-          d.domain,
           h.host
         LIMIT
           $2
-      ) p
-  ) r;
+      ) h
+    WHERE
+      d.platform_slug = $1
+    ORDER BY
+      d.domain,
+      h.host
+    LIMIT
+      $2
+  ) p;
 
 -- HostsRepository.platformPage: next page of a program, with fields
 SELECT
