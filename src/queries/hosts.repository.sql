@@ -530,53 +530,45 @@ FROM
 
 -- HostsRepository.newFeed: first page
 SELECT
-  string_agg(
-    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
-    E'\n'
-  ) AS lines
+  p.id,
+  p.host,
+  p.domain,
+  p.first_seen_at,
+  p.sources,
+  TRUE AS in_scope
 FROM
   (
     SELECT
-      p.id,
-      p.host,
-      p.domain,
-      p.first_seen_at,
-      p.sources,
-      TRUE AS in_scope
+      h.id::text AS id,
+      h.host,
+      d.domain,
+      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+      host_sources_json (h.sources) AS sources
     FROM
-      (
+      hosts h
+      JOIN domains d ON d.id = h.domain_id
+    WHERE
+      h.first_seen_at >= $1::timestamptz
+      AND NOT EXISTS (
         SELECT
-          h.id::text AS id,
-          h.host,
-          d.domain,
-          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources_json (h.sources) AS sources
+          1
         FROM
-          hosts h
-          JOIN domains d ON d.id = h.domain_id
+          host_intel k
         WHERE
-          h.first_seen_at >= $1::timestamptz
-          AND NOT EXISTS (
-            SELECT
-              1
-            FROM
-              host_intel k
-            WHERE
-              k.host_id = h.id
-              AND (
-                k.wildcard
-                OR k.out_of_scope
-              )
-            OFFSET
-              0
+          k.host_id = h.id
+          AND (
+            k.wildcard
+            OR k.out_of_scope
           )
-        ORDER BY
-          h.first_seen_at DESC,
-          h.id DESC
-        LIMIT
-          $2
-      ) p
-  ) r;
+        OFFSET
+          0
+      )
+    ORDER BY
+      h.first_seen_at DESC,
+      h.id DESC
+    LIMIT
+      $2
+  ) p;
 
 -- HostsRepository.newFeed: first page with dns, http and takeover
 SELECT
@@ -693,143 +685,127 @@ FROM
 
 -- HostsRepository.newFeed: next page of a platform
 SELECT
-  string_agg(
-    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
-    E'\n'
-  ) AS lines
+  p.id,
+  p.host,
+  p.domain,
+  p.first_seen_at,
+  p.sources,
+  TRUE AS in_scope
 FROM
   (
     SELECT
-      p.id,
-      p.host,
-      p.domain,
-      p.first_seen_at,
-      p.sources,
-      TRUE AS in_scope
+      h.id::text AS id,
+      h.host,
+      h.domain,
+      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+      host_sources_json (h.sources) AS sources
     FROM
       (
         SELECT
-          h.id::text AS id,
+          h.id,
           h.host,
-          h.domain,
-          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources_json (h.sources) AS sources
+          h.first_seen_at,
+          h.sources,
+          ph.domain
         FROM
-          (
+          hosts h
+          CROSS JOIN LATERAL (
             SELECT
-              h.id,
-              h.host,
-              h.first_seen_at,
-              h.sources,
-              ph.domain
+              d.domain
             FROM
-              hosts h
-              CROSS JOIN LATERAL (
-                SELECT
-                  d.domain
-                FROM
-                  domains d
-                WHERE
-                  d.id = h.domain_id
-                  AND d.platform_slug = $4
-                OFFSET
-                  0
-              ) ph
+              domains d
             WHERE
-              h.first_seen_at >= $1::timestamptz
-              AND (h.first_seen_at, h.id) < ($2::timestamptz, $3::bigint)
-            ORDER BY
-              h.first_seen_at DESC,
-              h.id DESC
+              d.id = h.domain_id
+              AND d.platform_slug = $4
             OFFSET
               0
-          ) h
+          ) ph
         WHERE
-          NOT EXISTS (
-            SELECT
-              1
-            FROM
-              host_intel k
-            WHERE
-              k.host_id = h.id
-              AND (
-                k.wildcard
-                OR k.out_of_scope
-              )
-            OFFSET
-              0
-          )
+          h.first_seen_at >= $1::timestamptz
+          AND (h.first_seen_at, h.id) < ($2::timestamptz, $3::bigint)
         ORDER BY
           h.first_seen_at DESC,
           h.id DESC
-        LIMIT
-          $5
-      ) p
-  ) r;
+        OFFSET
+          0
+      ) h
+    WHERE
+      NOT EXISTS (
+        SELECT
+          1
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
+          AND (
+            k.wildcard
+            OR k.out_of_scope
+          )
+        OFFSET
+          0
+      )
+    ORDER BY
+      h.first_seen_at DESC,
+      h.id DESC
+    LIMIT
+      $5
+  ) p;
 
 -- HostsRepository.newFeed: takeover candidates
 SELECT
-  string_agg(
-    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
-    E'\n'
-  ) AS lines
+  p.id,
+  p.host,
+  p.domain,
+  p.first_seen_at,
+  p.sources,
+  NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope
 FROM
   (
     SELECT
-      p.id,
-      p.host,
-      p.domain,
-      p.first_seen_at,
-      p.sources,
-      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope
-    FROM
+      h.id::text AS id,
+      h.host,
+      d.domain,
+      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+      host_sources_json (h.sources) AS sources,
       (
         SELECT
-          h.id::text AS id,
-          h.host,
-          d.domain,
-          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources_json (h.sources) AS sources,
-          (
-            SELECT
-              hk
-            FROM
-              host_intel hk
-            WHERE
-              hk.host_id = h.id
-          ) AS k
+          hk
         FROM
-          hosts h
-          JOIN domains d ON d.id = h.domain_id
+          host_intel hk
         WHERE
-          h.first_seen_at >= $1::timestamptz
-          AND NOT EXISTS (
-            SELECT
-              1
-            FROM
-              host_intel k
-            WHERE
-              k.host_id = h.id
-              AND (k.wildcard)
-            OFFSET
-              0
-          )
-          AND EXISTS (
-            SELECT
-              1
-            FROM
-              host_intel k
-            WHERE
-              k.host_id = h.id
-              AND coalesce(k.dns_takeover, k.http_takeover) IS NOT NULL
-          )
-        ORDER BY
-          h.first_seen_at DESC,
-          h.id DESC
-        LIMIT
-          $2
-      ) p
-  ) r;
+          hk.host_id = h.id
+      ) AS k
+    FROM
+      hosts h
+      JOIN domains d ON d.id = h.domain_id
+    WHERE
+      h.first_seen_at >= $1::timestamptz
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
+          AND (k.wildcard)
+        OFFSET
+          0
+      )
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
+          AND coalesce(k.dns_takeover, k.http_takeover) IS NOT NULL
+      )
+    ORDER BY
+      h.first_seen_at DESC,
+      h.id DESC
+    LIMIT
+      $2
+  ) p;
 
 -- HostsRepository.search: by name
 SELECT
