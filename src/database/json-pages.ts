@@ -65,12 +65,14 @@ export async function jsonPage<L>(db: Queryable, statement: Statement, take: num
 }
 
 /**
- * The same page as jsonPage's, its rows decoded by pg and written by JSON.stringify: for pages of many rows of a
- * few short columns, where PostgreSQL's string building costs more than pg's decoding: the default rows of the
- * platform walk (bench/results/ab-platform-walk-node-json.json: 1.04–1.17 × the req/s) and of the new-host feed
- * (ab-feeds-node-json.json: 1.06–1.18 ×); not a domain's feed (0.92–0.96 ×), whose pages stay jsonPage's. The
- * rows' keys are the statement's columns, in its order; its values must be what the response shows (text for ids
- * and timestamps, as the statements that jsonPage renders give them).
+ * The same page as jsonPage's, its rows decoded by pg and written by JSON.stringify: for pages of many rows, where
+ * PostgreSQL's string building costs more than pg's decoding (json and jsonb members are parsed and written again,
+ * which still cost less). Measured against jsonPage, 7 rounds, 1M hosts with knowledge: default rows of the platform
+ * walk 1.04–1.17 × the req/s (bench/results/ab-platform-walk-node-json.json) and of the new-host feed 1.17–1.18 ×
+ * (ab-feeds-node-json.json); rows with dns,http,takeover 1.04–1.18 × on the feeds and the walk
+ * (ab-fields-node-json.json); but a domain's feed of default rows 0.92–0.96 ×, which stays jsonPage's. The rows'
+ * keys are the statement's columns, in its order; its values must be what the response shows (text for ids and
+ * timestamps, as the statements that jsonPage renders give them).
  */
 export async function nodePage<L>(db: Queryable, statement: Statement, take: number): Promise<JsonPage<L>> {
   const found = await rowsLike<L>(db, statement.sql, statement);

@@ -472,61 +472,53 @@ FROM
 
 -- HostsRepository.newForDomain: with addresses and title
 SELECT
-  string_agg(
-    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"ips":' || coalesce(to_json(r.ips)::text, 'null') || ',"title":' || coalesce(to_json(r.title)::text, 'null') || '}',
-    E'\n'
-  ) AS lines
+  p.id,
+  p.host,
+  p.first_seen_at,
+  p.sources,
+  TRUE AS in_scope,
+  coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips,
+  (p.k).title AS title
 FROM
   (
     SELECT
-      p.id,
-      p.host,
-      p.first_seen_at,
-      p.sources,
-      TRUE AS in_scope,
-      coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips,
-      (p.k).title AS title
-    FROM
+      h.id::text AS id,
+      h.host,
+      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+      host_sources_json (h.sources) AS sources,
       (
         SELECT
-          h.id::text AS id,
-          h.host,
-          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources_json (h.sources) AS sources,
-          (
-            SELECT
-              hk
-            FROM
-              host_intel hk
-            WHERE
-              hk.host_id = h.id
-          ) AS k
+          hk
         FROM
-          hosts h
+          host_intel hk
         WHERE
-          h.domain_id = $1
-          AND h.first_seen_at >= $2::timestamptz
-          AND NOT EXISTS (
-            SELECT
-              1
-            FROM
-              host_intel k
-            WHERE
-              k.host_id = h.id
-              AND (
-                k.wildcard
-                OR k.out_of_scope
-              )
-            OFFSET
-              0
+          hk.host_id = h.id
+      ) AS k
+    FROM
+      hosts h
+    WHERE
+      h.domain_id = $1
+      AND h.first_seen_at >= $2::timestamptz
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
+          AND (
+            k.wildcard
+            OR k.out_of_scope
           )
-        ORDER BY
-          h.first_seen_at DESC,
-          h.id DESC
-        LIMIT
-          $3
-      ) p
-  ) r;
+        OFFSET
+          0
+      )
+    ORDER BY
+      h.first_seen_at DESC,
+      h.id DESC
+    LIMIT
+      $3
+  ) p;
 
 -- HostsRepository.newFeed: first page
 SELECT
@@ -572,116 +564,108 @@ FROM
 
 -- HostsRepository.newFeed: first page with dns, http and takeover
 SELECT
-  string_agg(
-    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"dns":' || coalesce(to_json(r.dns)::text, 'null') || ',"http":' || coalesce(to_json(r.http)::text, 'null') || ',"takeover":' || coalesce(to_json(r.takeover)::text, 'null') || '}',
-    E'\n'
-  ) AS lines
+  p.id,
+  p.host,
+  p.domain,
+  p.first_seen_at,
+  p.sources,
+  TRUE AS in_scope,
+  CASE
+    WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
+      'status',
+      (p.k).dns_status,
+      'a',
+      to_json(coalesce((p.k).a, '{}')),
+      'aaaa',
+      to_json(coalesce((p.k).aaaa, '{}')),
+      'cname',
+      to_json(coalesce((p.k).cname, '{}')),
+      'resolved_at',
+      to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+    )
+  END AS dns,
+  CASE
+    WHEN (p.k).listening IS NOT NULL THEN json_build_object(
+      'listening',
+      (p.k).listening,
+      'scheme',
+      (p.k).scheme,
+      'port',
+      (p.k).port,
+      'status',
+      (p.k).http_status,
+      'final_url',
+      coalesce(
+        (p.k).final_url,
+        (p.k).scheme || '://' || p.host || CASE
+          WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
+          ELSE ':' || (p.k).port
+        END || '/'
+      ),
+      'title',
+      (p.k).title,
+      'server',
+      (p.k).server,
+      'content_length',
+      (p.k).content_length,
+      'tls',
+      CASE
+        WHEN (p.k).tls_subject IS NULL THEN NULL
+        ELSE json_build_object(
+          'subject',
+          (p.k).tls_subject,
+          'issuer',
+          (p.k).tls_issuer,
+          'not_after',
+          to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+        )
+      END,
+      'probed_at',
+      to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+    )
+  END AS http,
+  coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover
 FROM
   (
     SELECT
-      p.id,
-      p.host,
-      p.domain,
-      p.first_seen_at,
-      p.sources,
-      TRUE AS in_scope,
-      CASE
-        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-          'status',
-          (p.k).dns_status,
-          'a',
-          to_json(coalesce((p.k).a, '{}')),
-          'aaaa',
-          to_json(coalesce((p.k).aaaa, '{}')),
-          'cname',
-          to_json(coalesce((p.k).cname, '{}')),
-          'resolved_at',
-          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS dns,
-      CASE
-        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-          'listening',
-          (p.k).listening,
-          'scheme',
-          (p.k).scheme,
-          'port',
-          (p.k).port,
-          'status',
-          (p.k).http_status,
-          'final_url',
-          coalesce(
-            (p.k).final_url,
-            (p.k).scheme || '://' || p.host || CASE
-              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-              ELSE ':' || (p.k).port
-            END || '/'
-          ),
-          'title',
-          (p.k).title,
-          'server',
-          (p.k).server,
-          'content_length',
-          (p.k).content_length,
-          'tls',
-          CASE
-            WHEN (p.k).tls_subject IS NULL THEN NULL
-            ELSE json_build_object(
-              'subject',
-              (p.k).tls_subject,
-              'issuer',
-              (p.k).tls_issuer,
-              'not_after',
-              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END,
-          'probed_at',
-          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS http,
-      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover
-    FROM
+      h.id::text AS id,
+      h.host,
+      d.domain,
+      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+      host_sources_json (h.sources) AS sources,
       (
         SELECT
-          h.id::text AS id,
-          h.host,
-          d.domain,
-          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-          host_sources_json (h.sources) AS sources,
-          (
-            SELECT
-              hk
-            FROM
-              host_intel hk
-            WHERE
-              hk.host_id = h.id
-          ) AS k
+          hk
         FROM
-          hosts h
-          JOIN domains d ON d.id = h.domain_id
+          host_intel hk
         WHERE
-          h.first_seen_at >= $1::timestamptz
-          AND NOT EXISTS (
-            SELECT
-              1
-            FROM
-              host_intel k
-            WHERE
-              k.host_id = h.id
-              AND (
-                k.wildcard
-                OR k.out_of_scope
-              )
-            OFFSET
-              0
+          hk.host_id = h.id
+      ) AS k
+    FROM
+      hosts h
+      JOIN domains d ON d.id = h.domain_id
+    WHERE
+      h.first_seen_at >= $1::timestamptz
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          host_intel k
+        WHERE
+          k.host_id = h.id
+          AND (
+            k.wildcard
+            OR k.out_of_scope
           )
-        ORDER BY
-          h.first_seen_at DESC,
-          h.id DESC
-        LIMIT
-          $2
-      ) p
-  ) r;
+        OFFSET
+          0
+      )
+    ORDER BY
+      h.first_seen_at DESC,
+      h.id DESC
+    LIMIT
+      $2
+  ) p;
 
 -- HostsRepository.newFeed: next page of a platform
 SELECT
@@ -1171,114 +1155,106 @@ FROM
 
 -- HostsRepository.platformPage: next page of a program, with fields
 SELECT
-  string_agg(
-    '{"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"ips":' || coalesce(to_json(r.ips)::text, 'null') || ',"title":' || coalesce(to_json(r.title)::text, 'null') || ',"http":' || coalesce(to_json(r.http)::text, 'null') || '}',
-    E'\n'
-  ) AS lines
+  p.host,
+  p.domain,
+  p.is_active,
+  p.sources,
+  TRUE AS in_scope,
+  coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips,
+  (p.k).title AS title,
+  CASE
+    WHEN (p.k).listening IS NOT NULL THEN json_build_object(
+      'listening',
+      (p.k).listening,
+      'scheme',
+      (p.k).scheme,
+      'port',
+      (p.k).port,
+      'status',
+      (p.k).http_status,
+      'final_url',
+      coalesce(
+        (p.k).final_url,
+        (p.k).scheme || '://' || p.host || CASE
+          WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
+          ELSE ':' || (p.k).port
+        END || '/'
+      ),
+      'title',
+      (p.k).title,
+      'server',
+      (p.k).server,
+      'content_length',
+      (p.k).content_length,
+      'tls',
+      CASE
+        WHEN (p.k).tls_subject IS NULL THEN NULL
+        ELSE json_build_object(
+          'subject',
+          (p.k).tls_subject,
+          'issuer',
+          (p.k).tls_issuer,
+          'not_after',
+          to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+        )
+      END,
+      'probed_at',
+      to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+    )
+  END AS http
 FROM
   (
     SELECT
-      p.host,
-      p.domain,
-      p.is_active,
-      p.sources,
-      TRUE AS in_scope,
-      coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips,
-      (p.k).title AS title,
-      CASE
-        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-          'listening',
-          (p.k).listening,
-          'scheme',
-          (p.k).scheme,
-          'port',
-          (p.k).port,
-          'status',
-          (p.k).http_status,
-          'final_url',
-          coalesce(
-            (p.k).final_url,
-            (p.k).scheme || '://' || p.host || CASE
-              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-              ELSE ':' || (p.k).port
-            END || '/'
-          ),
-          'title',
-          (p.k).title,
-          'server',
-          (p.k).server,
-          'content_length',
-          (p.k).content_length,
-          'tls',
-          CASE
-            WHEN (p.k).tls_subject IS NULL THEN NULL
-            ELSE json_build_object(
-              'subject',
-              (p.k).tls_subject,
-              'issuer',
-              (p.k).tls_issuer,
-              'not_after',
-              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END,
-          'probed_at',
-          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS http
-    FROM
+      h.host,
+      d.domain,
+      h.is_active,
+      host_sources_json (h.sources) AS sources,
       (
         SELECT
-          h.host,
-          d.domain,
-          h.is_active,
-          host_sources_json (h.sources) AS sources,
-          (
-            SELECT
-              hk
-            FROM
-              host_intel hk
-            WHERE
-              hk.host_id = h.id
-          ) AS k
+          hk
         FROM
-          domains d
-          CROSS JOIN LATERAL (
-            SELECT
-              h.*
-            FROM
-              hosts h
-            WHERE
-              h.domain_id = d.id
-              AND h.host > CASE
-                WHEN d.domain = $3 THEN $4
-                ELSE ''
-              END
-              AND h.is_active
-              AND NOT EXISTS (
-                SELECT
-                  1
-                FROM
-                  host_intel k
-                WHERE
-                  k.host_id = h.id
-                  AND k.out_of_scope
-              )
-            ORDER BY
-              h.host
-            LIMIT
-              $5
-          ) h
+          host_intel hk
         WHERE
-          d.platform_slug = $1
-          AND d.domain LIKE $2 ESCAPE '\'
-          AND d.domain >= $3
+          hk.host_id = h.id
+      ) AS k
+    FROM
+      domains d
+      CROSS JOIN LATERAL (
+        SELECT
+          h.*
+        FROM
+          hosts h
+        WHERE
+          h.domain_id = d.id
+          AND h.host > CASE
+            WHEN d.domain = $3 THEN $4
+            ELSE ''
+          END
+          AND h.is_active
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              host_intel k
+            WHERE
+              k.host_id = h.id
+              AND k.out_of_scope
+          )
         ORDER BY
-          d.domain,
           h.host
         LIMIT
           $5
-      ) p
-  ) r;
+      ) h
+    WHERE
+      d.platform_slug = $1
+      AND d.domain LIKE $2 ESCAPE '\'
+      AND d.domain >= $3
+    ORDER BY
+      d.domain,
+      h.host
+    LIMIT
+      $5
+  ) p;
 
 -- HostsRepository.platformRows
 SELECT
