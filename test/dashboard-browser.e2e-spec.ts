@@ -53,6 +53,14 @@ describeInBrowser('the dashboard in Chromium', () => {
   beforeAll(async () => {
     db = await createProcessDatabase('sm-dashboard-');
     await crt.start();
+    crt.names.set('acme.test', ['www.acme.test', 'api.acme.test', 'dev.acme.test', 'api-staging.acme.test']);
+    // The server first: the CLI then attaches to its embedded database, which costs a command half of opening it.
+    server = await startBuiltServer({
+      ...db.env,
+      CRTSH_URL: crt.url,
+      SCAN_SOURCES: 'crtsh',
+      WORKER_CRON: '* * * * * *',
+    });
     const cli = cliOn(() => db.env);
     for (const [email, name] of [
       ['alice@example.com', 'Alice'],
@@ -79,13 +87,6 @@ describeInBrowser('the dashboard in Chromium', () => {
     keys.carol = await cli('tokens', 'create', '--name', 'laptop', '--user', 'carol@example.com');
     await cli('domains', 'add', 'acme.test', '--platform', 'hackerone', '--program', 'Acme');
     await cli('domains', 'add', 'live.test', '--platform', 'bugcrowd', '--program', 'Live');
-    crt.names.set('acme.test', ['www.acme.test', 'api.acme.test', 'dev.acme.test', 'api-staging.acme.test']);
-    server = await startBuiltServer({
-      ...db.env,
-      CRTSH_URL: crt.url,
-      SCAN_SOURCES: 'crtsh',
-      WORKER_CRON: '* * * * * *',
-    });
     // The worker's first sweep scans both domains (they are due as soon as they are added).
     await waitFor('the first scan of acme.test', async () => {
       const { body } = await api('/domains/acme.test');
