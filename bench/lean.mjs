@@ -15,6 +15,7 @@
 // floor's with them, p99 ≤ its p99. Results: bench/results/lean-<hosts>-intel.json.
 // Usage: npm run build && node bench/lean.mjs   (BENCH_HOSTS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS,
 // BENCH_FIELDS (dns,http,takeover), BENCH_BEFORE_DIR, BENCH_ONLY: a regular expression on the sets' names,
+// BENCH_SIDES: a comma list of the (server, rows) pairs to load, e.g. service_fields,floor_fields,
 // BENCH_COMMIT: the commit dist/ was built from, when another is checked out by now)
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync, symlinkSync } from 'node:fs';
@@ -53,6 +54,7 @@ if (!existsSync(join(beforeDir, 'dist', 'main.js'))) {
   execFileSync('npm', ['run', 'build'], { cwd: beforeDir, stdio: 'inherit' });
 }
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+const onlySides = process.env.BENCH_SIDES?.split(',') ?? null;
 
 // The default row of each host list, key by key (docs/api.md).
 const DEFAULT_KEYS = [
@@ -74,7 +76,7 @@ const floor = await inOwnProcess('./independent-floor.mjs', 'startIndependentFlo
   db.env.DATABASE_POOL_SIZE,
 ]);
 const service = await startService(db.dbUrl);
-const before = await startService(db.dbUrl, {}, beforeDir);
+const before = !onlySides || onlySides.includes('before') ? await startService(db.dbUrl, {}, beforeDir) : null;
 
 const get = async (base, path) => {
   const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': db.token } });
@@ -154,26 +156,31 @@ const summary = (r) => ({
   p99: r.latency.p99,
   errors: r.errors + r.timeouts + r.non2xx,
 });
-const acrossRounds = (runs) => ({
-  rps: median(runs.map((r) => r.rps)),
-  p50: median(runs.map((r) => r.p50)),
-  p99: median(runs.map((r) => r.p99)),
-  errors: runs.reduce((sum, r) => sum + r.errors, 0),
-});
-/** The median of each round's a ÷ b of a figure (a p99 under 1 ms counts as 1 ms). */
+const acrossRounds = (runs) =>
+  runs.includes(undefined)
+    ? null
+    : {
+        rps: median(runs.map((r) => r.rps)),
+        p50: median(runs.map((r) => r.p50)),
+        p99: median(runs.map((r) => r.p99)),
+        errors: runs.reduce((sum, r) => sum + r.errors, 0),
+      };
+/** The median of each round's a ÷ b of a figure (a p99 under 1 ms counts as 1 ms); null where a side was not loaded. */
 const paired = (measured, a, b, figure) =>
-  +median(measured.map((m) => m[a][figure] / Math.max(m[b][figure], figure === 'p99' ? 1 : 0))).toFixed(3);
+  measured.some((m) => !m[a] || !m[b])
+    ? null
+    : +median(measured.map((m) => m[a][figure] / Math.max(m[b][figure], figure === 'p99' ? 1 : 0))).toFixed(3);
 
 const sides = [
   ['service', { base: service.url, fields: false }],
-  ['before', { base: before.url, fields: false }],
+  ['before', { base: before?.url, fields: false }],
   ['floor', { base: floor.url, fields: false }],
   ['service_fields', { base: service.url, fields: true }],
   ['floor_fields', { base: floor.url, fields: true }],
-];
+].filter(([label]) => !onlySides || onlySides.includes(label));
 const results = [];
 const write = (complete) =>
-  writeResult(`lean-${hosts}-intel${only ? '-only' : ''}`, {
+  writeResult(`lean-${hosts}-intel${only || onlySides ? '-only' : ''}`, {
     benchmark: 'lean',
     hosts,
     roots: Number(process.env.BENCH_ROOTS ?? DEFAULT_ROOTS),
@@ -182,6 +189,7 @@ const write = (complete) =>
     rounds,
     fields,
     only: only?.source ?? null,
+    sides: onlySides,
     // What is measured is dist/ as it was built, which may be older than the commit checked out by the time this is
     // written: BENCH_COMMIT names the commit it was built from.
     ...(process.env.BENCH_COMMIT ? { commit: process.env.BENCH_COMMIT } : {}),
@@ -221,7 +229,7 @@ for (const set of sets) {
     rounds: measured,
   };
   results.push(row);
-  const f = (x) => `${x.rps} req/s p99 ${x.p99} ms${x.errors ? ` (${x.errors} errors)` : ''}`;
+  const f = (x) => (x ? `${x.rps} req/s p99 ${x.p99} ms${x.errors ? ` (${x.errors} errors)` : ''}` : '—');
   console.log(
     `${set.name} [${set.paths.length} paths; ${check.rows} rows checked, ${check.key_mismatches} key and ` +
       `${check.value_mismatches} value mismatches, ${check.failed} failed]\n` +
@@ -238,6 +246,6 @@ for (const set of sets) {
 // Written before the servers and copies go: a failure while cleaning up loses no figure.
 write(true);
 service.stop();
-before.stop();
+before?.stop();
 await floor.close();
 await db.drop();
