@@ -12,8 +12,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type OpenDatabase, startEmbedded } from '../src/database/database.js';
+import { loadEnvironment } from '../src/config/environment.js';
+import { type OpenDatabase, openDatabase, startEmbedded } from '../src/database/database.js';
 import { runCli } from './fixtures/cli.js';
+import { copyMigratedDataDir } from './fixtures/test-database.js';
 
 /** The TCP sockets this process listens on, by local address (Linux: /proc). */
 function listeningTcp(): Set<string> {
@@ -105,10 +107,27 @@ describe('the embedded database', () => {
       expect([...listeningTcp()].filter((a) => !before.has(a))).toEqual([]);
       socketDir = expectPrivateSocketDir(database);
       expect(await query(socketDir, `SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+      // Without a size, PostgreSQL's own.
+      expect(await query(socketDir, 'SHOW shared_buffers')).toEqual([{ shared_buffers: '128MB' }]);
     } finally {
       await database.close();
     }
     expect(existsSync(socketDir)).toBe(false);
+  });
+
+  it('sizes its buffer cache by EMBEDDED_SHARED_BUFFERS_MB', async () => {
+    const dataDir = join(base, 'cache');
+    await copyMigratedDataDir(dataDir);
+    const database = await openDatabase(loadEnvironment({ DATA_DIR: dataDir, EMBEDDED_SHARED_BUFFERS_MB: '24' }));
+    try {
+      expect(await query(expectPrivateSocketDir(database), 'SHOW shared_buffers')).toEqual([
+        { shared_buffers: '24MB' },
+      ]);
+    } finally {
+      await database.close();
+    }
+    expect(loadEnvironment({}).EMBEDDED_SHARED_BUFFERS_MB).toBe(128);
+    expect(() => loadEnvironment({ EMBEDDED_SHARED_BUFFERS_MB: '4' })).toThrow(/EMBEDDED_SHARED_BUFFERS_MB/);
   });
 
   it('removes the socket directory a killed process left behind when its DATA_DIR is opened again', async () => {

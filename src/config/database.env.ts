@@ -29,6 +29,15 @@ export class DatabaseEnvironment {
   DATA_DIR: string;
 
   @IntVar({
+    default: 128,
+    min: 8,
+    max: 1024,
+    description:
+      "Megabytes of the embedded database's buffer cache (PostgreSQL's shared_buffers), reserved and cleared at start: a smaller cache starts sooner and holds less memory, a larger one keeps more of a large database in memory.",
+  })
+  EMBEDDED_SHARED_BUFFERS_MB: number;
+
+  @IntVar({
     default: 10,
     min: 1,
     max: 200,

@@ -1,5 +1,5 @@
 import type { Environment } from '../config/environment.js';
-import { EmbeddedDatabase } from './embedded-database.js';
+import { EmbeddedDatabase, type EmbeddedOptions } from './embedded-database.js';
 
 /** How to reach PostgreSQL: a server by URL, or the embedded one by host (or socket directory) and port. */
 export type DatabaseTarget = { kind: 'server'; url: string } | { kind: 'embedded'; host: string; port: number };
@@ -21,12 +21,12 @@ export async function openDatabase(env: Environment, mode: 'own' | 'attach' = 'o
     const running = EmbeddedDatabase.findRunning(env.DATA_DIR);
     if (running) return { target: { kind: 'embedded', host: running.host, port: running.port }, close: async () => {} };
   }
-  return startEmbedded(env.DATA_DIR);
+  return startEmbedded(env.DATA_DIR, { sharedBuffersMb: env.EMBEDDED_SHARED_BUFFERS_MB });
 }
 
 /** An embedded database in DATA_DIR, or in memory when dataDir is null (tests; started from a copy when given). */
-export async function startEmbedded(dataDir: string | null, from?: Blob): Promise<OpenDatabase> {
-  const embedded = await EmbeddedDatabase.start(dataDir, from);
+export async function startEmbedded(dataDir: string | null, options: EmbeddedOptions = {}): Promise<OpenDatabase> {
+  const embedded = await EmbeddedDatabase.start(dataDir, options);
   const { host, port } = embedded.endpoint;
   return { target: { kind: 'embedded', host, port }, close: () => embedded.stop() };
 }

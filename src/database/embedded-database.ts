@@ -23,6 +23,14 @@ const MAX_SOCKET_PATH = 107;
 // The service's pool (1) plus CLI sessions attached while it runs. PGlite still runs one query at a time.
 const MAX_CONNECTIONS = 8;
 
+/** How an embedded database starts. */
+export interface EmbeddedOptions {
+  /** An in-memory database's first contents: a copy of another's data directory (snapshot). */
+  from?: Blob;
+  /** Its buffer cache, shared_buffers (EMBEDDED_SHARED_BUFFERS_MB); PostgreSQL's default, 128, when not given. */
+  sharedBuffersMb?: number;
+}
+
 /** The embedded database cannot start; said in one line. */
 export class EmbeddedDatabaseError extends Error {}
 
@@ -44,7 +52,10 @@ export class EmbeddedDatabase {
    * database may start from a copy of another's data directory (snapshot): the tests start each of theirs from one
    * migrated copy instead of running initdb and every migration again (a second a database).
    */
-  static async start(dataDir: string | null, from?: Blob): Promise<EmbeddedDatabase> {
+  static async start(
+    dataDir: string | null,
+    { from, sharedBuffersMb }: EmbeddedOptions = {},
+  ): Promise<EmbeddedDatabase> {
     if (dataDir !== null && from) throw new EmbeddedDatabaseError('only an in-memory database starts from a copy');
     let dir: string | null = null;
     if (dataDir !== null) {
@@ -59,7 +70,12 @@ export class EmbeddedDatabase {
     const socketDir = privateSocketDir();
     try {
       const extensions = { btree_gin, pg_trgm };
-      const db = dir ? new PGlite(`${dir}/pgdata`, { extensions }) : new PGlite({ extensions, loadDataDir: from });
+      // PGlite clears the whole cache as it starts: its size is part of every start's time (docs/development.md).
+      const startParams = sharedBuffersMb
+        ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`]
+        : undefined;
+      const options = { extensions, startParams };
+      const db = dir ? new PGlite(`${dir}/pgdata`, options) : new PGlite({ ...options, loadDataDir: from });
       await db.waitReady;
       const server = new PGLiteSocketServer({
         db,
