@@ -34,7 +34,12 @@ const db = await createBenchDatabase(`ab_${name.replace(/\W/g, '_')}`, { hosts }
 // BENCH_INTEL=1: every host carries what the service would know of it, a few of them hidden (see fillHostIntel).
 if (process.env.BENCH_INTEL === '1') await fillHostIntel(db.ds, { hidden: true });
 const a = await startService(db.dbUrl, {}, dirA);
-const b = await startService(db.dbUrl, {}, dirB);
+// BENCH_B_NODE_OPTIONS: Node's flags for B alone (a runtime setting of one build against none).
+const b = await startService(
+  db.dbUrl,
+  process.env.BENCH_B_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_B_NODE_OPTIONS } : {},
+  dirB,
+);
 const get = async (path) => (await fetch(`${a.url}/api/v1${path}`, { headers: { 'x-api-key': db.token } })).json();
 const domains = (await get('/domains?sort=total_subdomains&limit=1000')).data.map((d) => d.domain);
 const picked = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => domains[Math.min(i, domains.length - 1)]);
@@ -91,7 +96,7 @@ writeResult(`ab-${name}`, {
   rounds,
   intel: process.env.BENCH_INTEL === '1',
   a: { dir: resolve(dirA), head: commitOf(dirA) },
-  b: { dir: resolve(dirB), head: commitOf(dirB) },
+  b: { dir: resolve(dirB), head: commitOf(dirB), node_options: process.env.BENCH_B_NODE_OPTIONS ?? null },
   results,
 });
 await db.drop();

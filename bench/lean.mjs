@@ -45,7 +45,9 @@ const BEFORE = '17ae0f0';
 
 // The build before host knowledge, made once: a worktree of BEFORE beside this checkout, this checkout's
 // node_modules linked in (its dependencies are the same ones), built.
-if (!existsSync(join(beforeDir, 'dist', 'main.js'))) {
+const onlySides = process.env.BENCH_SIDES?.split(',') ?? null;
+const loadsBefore = !onlySides || onlySides.includes('before');
+if (loadsBefore && !existsSync(join(beforeDir, 'dist', 'main.js'))) {
   console.log(`preparing ${beforeDir}: a worktree of ${BEFORE}, built`);
   if (!existsSync(beforeDir))
     execFileSync('git', ['worktree', 'add', '--detach', beforeDir, BEFORE], { stdio: 'inherit' });
@@ -54,7 +56,6 @@ if (!existsSync(join(beforeDir, 'dist', 'main.js'))) {
   execFileSync('npm', ['run', 'build'], { cwd: beforeDir, stdio: 'inherit' });
 }
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
-const onlySides = process.env.BENCH_SIDES?.split(',') ?? null;
 
 // The default row of each host list, key by key (docs/api.md).
 const DEFAULT_KEYS = [
@@ -76,7 +77,7 @@ const floor = await inOwnProcess('./independent-floor.mjs', 'startIndependentFlo
   db.env.DATABASE_POOL_SIZE,
 ]);
 const service = await startService(db.dbUrl);
-const before = !onlySides || onlySides.includes('before') ? await startService(db.dbUrl, {}, beforeDir) : null;
+const before = loadsBefore ? await startService(db.dbUrl, {}, beforeDir) : null;
 
 const get = async (base, path) => {
   const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': db.token } });

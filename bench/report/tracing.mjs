@@ -42,7 +42,7 @@ const abRows = [...files.entries()]
     return [
       `\`results/${r.name}.json\``,
       day(r),
-      `\`${short(r.a.head)}\` → \`${short(r.b.head)}\``,
+      `\`${short(r.a.head)}\` → \`${short(r.b.head)}\`${r.b.node_options ? ` with \`${r.b.node_options}\`` : ''}`,
       `${num(r.hosts)} / ${num(r.roots ?? DEFAULT_ROOTS)}${r.intel ? ', knowledge' : ''}`,
       r.results.length,
       range(rps),
