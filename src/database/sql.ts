@@ -153,6 +153,11 @@ export interface Statement {
    * row_to_json's look at each column's type on every row.
    */
   json?: string;
+  /**
+   * The columns whose values are JSON text (the last of each row, in order), for nodePage: written into each row's
+   * object as they are, not parsed and written again.
+   */
+  jsonText?: readonly string[];
 }
 
 /**

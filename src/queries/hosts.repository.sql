@@ -60,7 +60,7 @@ FROM
 -- HostsRepository.listForDomain: with everything known, both sides of the scope
 SELECT
   string_agg(
-    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"dns":' || coalesce(to_json(r.dns)::text, 'null') || ',"http":' || coalesce(to_json(r.http)::text, 'null') || ',"takeover":' || coalesce(to_json(r.takeover)::text, 'null') || ',"wildcard":' || coalesce(to_json(r.wildcard)::text, 'null') || ',"ips":' || coalesce(to_json(r.ips)::text, 'null') || ',"cname":' || coalesce(to_json(r.cname)::text, 'null') || ',"status":' || coalesce(to_json(r.status)::text, 'null') || ',"title":' || coalesce(to_json(r.title)::text, 'null') || '}',
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"dns":' || coalesce(r.dns, 'null') || ',"http":' || coalesce(r.http, 'null') || ',"takeover":' || coalesce(r.takeover, 'null') || ',"wildcard":' || coalesce(r.wildcard, 'null') || ',"ips":' || coalesce(r.ips, 'null') || ',"cname":' || coalesce(r.cname, 'null') || ',"status":' || coalesce(r.status, 'null') || ',"title":' || coalesce(r.title, 'null') || '}',
     E'\n'
   ) AS lines
 FROM
@@ -72,66 +72,76 @@ FROM
       p.is_active,
       p.sources,
       NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
-      CASE
-        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-          'status',
-          (p.k).dns_status,
-          'a',
-          to_json(coalesce((p.k).a, '{}')),
-          'aaaa',
-          to_json(coalesce((p.k).aaaa, '{}')),
-          'cname',
-          to_json(coalesce((p.k).cname, '{}')),
-          'resolved_at',
-          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS dns,
-      CASE
-        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-          'listening',
-          (p.k).listening,
-          'scheme',
-          (p.k).scheme,
-          'port',
-          (p.k).port,
-          'status',
-          (p.k).http_status,
-          'final_url',
-          coalesce(
-            (p.k).final_url,
-            (p.k).scheme || '://' || p.host || CASE
-              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-              ELSE ':' || (p.k).port
-            END || '/'
-          ),
-          'title',
-          (p.k).title,
-          'server',
-          (p.k).server,
-          'content_length',
-          (p.k).content_length,
-          'tls',
+      coalesce(
+        to_json(
           CASE
-            WHEN (p.k).tls_subject IS NULL THEN NULL
-            ELSE json_build_object(
-              'subject',
-              (p.k).tls_subject,
-              'issuer',
-              (p.k).tls_issuer,
-              'not_after',
-              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
+              'status',
+              (p.k).dns_status,
+              'a',
+              to_json(coalesce((p.k).a, '{}')),
+              'aaaa',
+              to_json(coalesce((p.k).aaaa, '{}')),
+              'cname',
+              to_json(coalesce((p.k).cname, '{}')),
+              'resolved_at',
+              to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
             )
-          END,
-          'probed_at',
-          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS http,
-      coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover,
-      coalesce((p.k).wildcard, FALSE) AS wildcard,
-      coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips,
-      coalesce((p.k).cname, '{}') AS cname,
-      (p.k).http_status AS status,
-      (p.k).title AS title
+          END
+        )::text,
+        'null'
+      ) AS dns,
+      coalesce(
+        to_json(
+          CASE
+            WHEN (p.k).listening IS NOT NULL THEN json_build_object(
+              'listening',
+              (p.k).listening,
+              'scheme',
+              (p.k).scheme,
+              'port',
+              (p.k).port,
+              'status',
+              (p.k).http_status,
+              'final_url',
+              coalesce(
+                (p.k).final_url,
+                (p.k).scheme || '://' || p.host || CASE
+                  WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
+                  ELSE ':' || (p.k).port
+                END || '/'
+              ),
+              'title',
+              (p.k).title,
+              'server',
+              (p.k).server,
+              'content_length',
+              (p.k).content_length,
+              'tls',
+              CASE
+                WHEN (p.k).tls_subject IS NULL THEN NULL
+                ELSE json_build_object(
+                  'subject',
+                  (p.k).tls_subject,
+                  'issuer',
+                  (p.k).tls_issuer,
+                  'not_after',
+                  to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+                )
+              END,
+              'probed_at',
+              to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            )
+          END
+        )::text,
+        'null'
+      ) AS http,
+      coalesce(to_json(coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable')::text, 'null') AS takeover,
+      coalesce(to_json(coalesce((p.k).wildcard, FALSE))::text, 'null') AS wildcard,
+      coalesce(to_json(coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}'))::text, 'null') AS ips,
+      coalesce(to_json(coalesce((p.k).cname, '{}'))::text, 'null') AS cname,
+      coalesce(to_json((p.k).http_status)::text, 'null') AS status,
+      coalesce(to_json((p.k).title)::text, 'null') AS title
     FROM
       (
         SELECT
@@ -477,8 +487,8 @@ SELECT
   p.first_seen_at,
   p.sources,
   TRUE AS in_scope,
-  coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips,
-  (p.k).title AS title
+  coalesce(to_json(coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}'))::text, 'null') AS ips,
+  coalesce(to_json((p.k).title)::text, 'null') AS title
 FROM
   (
     SELECT
@@ -570,61 +580,71 @@ SELECT
   p.first_seen_at,
   p.sources,
   TRUE AS in_scope,
-  CASE
-    WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-      'status',
-      (p.k).dns_status,
-      'a',
-      to_json(coalesce((p.k).a, '{}')),
-      'aaaa',
-      to_json(coalesce((p.k).aaaa, '{}')),
-      'cname',
-      to_json(coalesce((p.k).cname, '{}')),
-      'resolved_at',
-      to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-    )
-  END AS dns,
-  CASE
-    WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-      'listening',
-      (p.k).listening,
-      'scheme',
-      (p.k).scheme,
-      'port',
-      (p.k).port,
-      'status',
-      (p.k).http_status,
-      'final_url',
-      coalesce(
-        (p.k).final_url,
-        (p.k).scheme || '://' || p.host || CASE
-          WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-          ELSE ':' || (p.k).port
-        END || '/'
-      ),
-      'title',
-      (p.k).title,
-      'server',
-      (p.k).server,
-      'content_length',
-      (p.k).content_length,
-      'tls',
+  coalesce(
+    to_json(
       CASE
-        WHEN (p.k).tls_subject IS NULL THEN NULL
-        ELSE json_build_object(
-          'subject',
-          (p.k).tls_subject,
-          'issuer',
-          (p.k).tls_issuer,
-          'not_after',
-          to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
+          'status',
+          (p.k).dns_status,
+          'a',
+          to_json(coalesce((p.k).a, '{}')),
+          'aaaa',
+          to_json(coalesce((p.k).aaaa, '{}')),
+          'cname',
+          to_json(coalesce((p.k).cname, '{}')),
+          'resolved_at',
+          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
         )
-      END,
-      'probed_at',
-      to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-    )
-  END AS http,
-  coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable' AS takeover
+      END
+    )::text,
+    'null'
+  ) AS dns,
+  coalesce(
+    to_json(
+      CASE
+        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
+          'listening',
+          (p.k).listening,
+          'scheme',
+          (p.k).scheme,
+          'port',
+          (p.k).port,
+          'status',
+          (p.k).http_status,
+          'final_url',
+          coalesce(
+            (p.k).final_url,
+            (p.k).scheme || '://' || p.host || CASE
+              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
+              ELSE ':' || (p.k).port
+            END || '/'
+          ),
+          'title',
+          (p.k).title,
+          'server',
+          (p.k).server,
+          'content_length',
+          (p.k).content_length,
+          'tls',
+          CASE
+            WHEN (p.k).tls_subject IS NULL THEN NULL
+            ELSE json_build_object(
+              'subject',
+              (p.k).tls_subject,
+              'issuer',
+              (p.k).tls_issuer,
+              'not_after',
+              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            )
+          END,
+          'probed_at',
+          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+        )
+      END
+    )::text,
+    'null'
+  ) AS http,
+  coalesce(to_json(coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable')::text, 'null') AS takeover
 FROM
   (
     SELECT
@@ -934,7 +954,7 @@ FROM
 -- HostsRepository.search: by name, both sides of the scope, with its DNS answer
 SELECT
   string_agg(
-    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"dns":' || coalesce(to_json(r.dns)::text, 'null') || '}',
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"dns":' || coalesce(r.dns, 'null') || '}',
     E'\n'
   ) AS lines
 FROM
@@ -947,20 +967,25 @@ FROM
       p.is_active,
       p.sources,
       NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope,
-      CASE
-        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-          'status',
-          (p.k).dns_status,
-          'a',
-          to_json(coalesce((p.k).a, '{}')),
-          'aaaa',
-          to_json(coalesce((p.k).aaaa, '{}')),
-          'cname',
-          to_json(coalesce((p.k).cname, '{}')),
-          'resolved_at',
-          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END AS dns
+      coalesce(
+        to_json(
+          CASE
+            WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
+              'status',
+              (p.k).dns_status,
+              'a',
+              to_json(coalesce((p.k).a, '{}')),
+              'aaaa',
+              to_json(coalesce((p.k).aaaa, '{}')),
+              'cname',
+              to_json(coalesce((p.k).cname, '{}')),
+              'resolved_at',
+              to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            )
+          END
+        )::text,
+        'null'
+      ) AS dns
     FROM
       (
         SELECT
@@ -1160,48 +1185,53 @@ SELECT
   p.is_active,
   p.sources,
   TRUE AS in_scope,
-  coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}') AS ips,
-  (p.k).title AS title,
-  CASE
-    WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-      'listening',
-      (p.k).listening,
-      'scheme',
-      (p.k).scheme,
-      'port',
-      (p.k).port,
-      'status',
-      (p.k).http_status,
-      'final_url',
-      coalesce(
-        (p.k).final_url,
-        (p.k).scheme || '://' || p.host || CASE
-          WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-          ELSE ':' || (p.k).port
-        END || '/'
-      ),
-      'title',
-      (p.k).title,
-      'server',
-      (p.k).server,
-      'content_length',
-      (p.k).content_length,
-      'tls',
+  coalesce(to_json(coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}'))::text, 'null') AS ips,
+  coalesce(to_json((p.k).title)::text, 'null') AS title,
+  coalesce(
+    to_json(
       CASE
-        WHEN (p.k).tls_subject IS NULL THEN NULL
-        ELSE json_build_object(
-          'subject',
-          (p.k).tls_subject,
-          'issuer',
-          (p.k).tls_issuer,
-          'not_after',
-          to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
+          'listening',
+          (p.k).listening,
+          'scheme',
+          (p.k).scheme,
+          'port',
+          (p.k).port,
+          'status',
+          (p.k).http_status,
+          'final_url',
+          coalesce(
+            (p.k).final_url,
+            (p.k).scheme || '://' || p.host || CASE
+              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
+              ELSE ':' || (p.k).port
+            END || '/'
+          ),
+          'title',
+          (p.k).title,
+          'server',
+          (p.k).server,
+          'content_length',
+          (p.k).content_length,
+          'tls',
+          CASE
+            WHEN (p.k).tls_subject IS NULL THEN NULL
+            ELSE json_build_object(
+              'subject',
+              (p.k).tls_subject,
+              'issuer',
+              (p.k).tls_issuer,
+              'not_after',
+              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            )
+          END,
+          'probed_at',
+          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
         )
-      END,
-      'probed_at',
-      to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-    )
-  END AS http
+      END
+    )::text,
+    'null'
+  ) AS http
 FROM
   (
     SELECT

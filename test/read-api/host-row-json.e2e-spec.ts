@@ -1,5 +1,6 @@
 import { hoursAgo, seedDomain } from '../fixtures/data.js';
 import { type TestApp, startTestApp } from '../fixtures/test-app.js';
+import { nodePage } from '../../src/database/json-pages.js';
 import type { Statement } from '../../src/database/sql.js';
 import {
   domainHostsStatements,
@@ -14,7 +15,8 @@ import type { KnowledgeFilter, ScopeMode } from '../../src/hosts/model/knowledge
 /**
  * Host lists write each row's JSON by concatenation (Statement.json, see rowJson in host-fields.ts), which costs
  * PostgreSQL less than row_to_json. It must write the very text row_to_json would: the same keys in the same order,
- * the same escaping of what a page or a DNS server said, the same nulls. Each list's statement, with no fields and
+ * the same escaping of what a page or a DNS server said, the same nulls. The pages written in Node (nodePage) hold
+ * the same JSON values. Each list's statement, with no fields and
  * with every field, on both sides of the scope, over hosts with everything known, nothing known, and hostile text.
  */
 describe('host rows: concatenated JSON is row_to_json, character for character', () => {
@@ -68,11 +70,23 @@ describe('host rows: concatenated JSON is row_to_json, character for character',
   });
   afterAll(() => t.close());
 
-  /** Each row of `statement` as row_to_json writes it and as its json expression does. */
+  /**
+   * Each row of `statement` as row_to_json writes it and as its json expression does. The fields are JSON text in
+   * the statement's rows (Statement.jsonText): row_to_json is given them as json.
+   */
   async function bothWays(statement: Statement): Promise<{ rowToJson: string; json: string }[]> {
     expect(statement.json).toBeDefined();
+    const [first] = await t.dataSource.query<Record<string, unknown>[]>(
+      `SELECT * FROM (${statement.sql}) r LIMIT 1`,
+      statement.params,
+    );
+    if (!first) return [];
+    const columns = Object.keys(first).map((c) =>
+      statement.jsonText?.includes(c) ? `r.${c}::json AS ${c}` : `r.${c}`,
+    );
     return t.dataSource.query(
-      `SELECT row_to_json(r)::text AS "rowToJson", ${statement.json} AS json FROM (${statement.sql}) r`,
+      `SELECT row_to_json(x)::text AS "rowToJson", ${statement.json} AS json
+         FROM (${statement.sql}) r, LATERAL (SELECT ${columns.join(', ')}) x`,
       statement.params,
     );
   }
@@ -113,8 +127,12 @@ describe('host rows: concatenated JSON is row_to_json, character for character',
     let compared = 0;
     for (const fields of [[], [...HOST_FIELDS]]) {
       for (const scope of SCOPES) {
-        const found = await bothWays(statement(fields, { ...everything, scope }));
+        const asked = statement(fields, { ...everything, scope });
+        const found = await bothWays(asked);
         for (const r of found) expect(r.json).toEqual(r.rowToJson);
+        // The same rows written in Node (the feeds' and the platform walk's pages, and any with fields).
+        const page = await nodePage(t.dataSource, asked, 50);
+        expect(String(page.json)).toBe(`[${found.map((r) => r.rowToJson).join(',')}]`);
         compared += found.length;
       }
     }

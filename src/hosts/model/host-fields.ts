@@ -94,14 +94,20 @@ export const knowledgeColumn = (r: RowFields, hostId = 'h.id') => (readsRow(r) ?
 /**
  * The rows of `sql` (whose select list has `columns`, `host`, and knowledgeColumn's `k`), in its order, with
  * in_scope and the fields asked for, in the order asked. Without fields, on a list that shows one side of the
- * scope, no host_intel row is read.
+ * scope, no host_intel row is read. Each field is its value (json, text[], integer…: an object once pg has read
+ * it), or with `asJsonText` its JSON text, `null` where nothing is known (see hostRows).
  */
-export function withFields(sql: string, columns: readonly HostColumn[], r: RowFields): string {
+export function withFields(sql: string, columns: readonly HostColumn[], r: RowFields, asJsonText = false): string {
   const k: Intel = (column) => `(p.k).${column}`;
   const inScope = r.scope === 'in' ? 'true' : r.scope === 'out' ? 'false' : `NOT coalesce(${k('out_of_scope')}, false)`;
   const selected = columns.map((c) => `p.${c}`);
   if (r.inScope !== false) selected.push(`${inScope} AS in_scope`);
-  selected.push(...(r.fields ?? []).map((f) => `${FIELD_JSON[f](k, 'p.host')} AS ${f}`));
+  selected.push(
+    ...(r.fields ?? []).map((f) => {
+      const value = FIELD_JSON[f](k, 'p.host');
+      return `${asJsonText ? `coalesce(${escaped(value)}, 'null')` : value} AS ${f}`;
+    }),
+  );
   return `SELECT ${selected.join(', ')} FROM (${sql}) p`;
 }
 
@@ -128,21 +134,32 @@ export type HostColumn = keyof typeof COLUMN_JSON;
 /**
  * The JSON object of a row of withFields(sql, columns, r), as a text expression over that row `r`
  * (Statement.json): its keys in withFields's order, each value as row_to_json writes it, NULL as null (one NULL
- * member would make the whole text NULL, and string_agg would leave the row out of its page). The fields
- * go through to_json, whatever their type (json, jsonb, text[], integer, text, boolean). A 100-row page of a
+ * member would make the whole text NULL, and string_agg would leave the row out of its page). The fields are
+ * their JSON text already (to_json of whatever their type: json, jsonb, text[], integer, text, boolean). A 100-row page of a
  * domain's hosts (1M-host bench seed, prepared, median of 3,000) took PostgreSQL 411 µs with row_to_json, 357 so.
  */
 function rowJson(columns: readonly HostColumn[], r: RowFields): string {
   const values: [string, string][] = columns.map((c) => [c, COLUMN_JSON[c](`r.${c}`)]);
   if (r.inScope !== false) values.push(['in_scope', asText('r.in_scope')]);
-  values.push(...(r.fields ?? []).map((f): [string, string] => [f, escaped(`r.${f}`)]));
+  // The fields are JSON text already (withFields, asJsonText).
+  values.push(...(r.fields ?? []).map((f): [string, string] => [f, `r.${f}`]));
   const members = values.map(([key, value], i) => `'${i === 0 ? '{' : ','}"${key}":' || coalesce(${value}, 'null')`);
   return `${members.join(' || ')} || '}'`;
 }
 
-/** A host list's rows (withFields) and their JSON objects (rowJson), for a Statement that jsonPage renders. */
-export function hostRows(sql: string, columns: readonly HostColumn[], r: RowFields): Pick<Statement, 'sql' | 'json'> {
-  return { sql: withFields(sql, columns, r), json: rowJson(columns, r) };
+/**
+ * A host list's rows (withFields, each field as its JSON text) and their JSON objects (rowJson), for a Statement
+ * that jsonPage or nodePage renders: nodePage writes the fields' text into each row as it is (Statement.jsonText)
+ * rather than have pg parse it into objects that JSON.stringify writes back. On a 2,000-row page with
+ * dns,http,takeover those objects were most of what the service allocated, and a quarter of its time under load
+ * went to collecting them (bench/results/ab-fields-json-text.json).
+ */
+export function hostRows(
+  sql: string,
+  columns: readonly HostColumn[],
+  r: RowFields,
+): Pick<Statement, 'sql' | 'json' | 'jsonText'> {
+  return { sql: withFields(sql, columns, r, true), json: rowJson(columns, r), jsonText: r.fields ?? [] };
 }
 
 /**
