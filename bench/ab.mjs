@@ -13,6 +13,7 @@ import {
   DEFAULT_ROOTS,
   commitOf,
   createBenchDatabase,
+  domainPaths,
   fillHostIntel,
   loadTest,
   median,
@@ -40,11 +41,7 @@ const b = await startService(
   process.env.BENCH_B_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_B_NODE_OPTIONS } : {},
   dirB,
 );
-const get = async (path) => (await fetch(`${a.url}/api/v1${path}`, { headers: { 'x-api-key': db.token } })).json();
-const domains = (await get('/domains?sort=total_subdomains&limit=1000')).data.map((d) => d.domain);
-const picked = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => domains[Math.min(i, domains.length - 1)]);
-const expand = (path) =>
-  path.includes('{domain}') ? picked.map((d) => `/api/v1${path.replaceAll('{domain}', d)}`) : [`/api/v1${path}`];
+const expand = await domainPaths(a.url, db.token);
 
 const runs = Object.fromEntries(paths.map((p) => [p, { a: [], b: [] }]));
 for (let round = 0; round < rounds; round++) {

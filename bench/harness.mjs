@@ -261,11 +261,12 @@ function freePort() {
 
 /**
  * The built service (node dist/main.js, WORKER=off unless `env` says) on the database, on a free port; resolves
- * once /health/live answers. `dir`: the checkout whose build runs (another commit's, for an A/B run).
+ * once /health/live answers. `dir`: the checkout whose build runs (another commit's, for an A/B run); `execArgv`:
+ * Node's flags for it (those NODE_OPTIONS refuses, such as --trace-gc); `onOutput`: given everything it writes.
  */
-export async function startService(dbUrl, env = {}, dir = '.') {
+export async function startService(dbUrl, env = {}, dir = '.', { execArgv = [], onOutput } = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(resolve(dir), 'dist/main.js')], {
+  const child = spawn(process.execPath, [...execArgv, join(resolve(dir), 'dist/main.js')], {
     cwd: resolve(dir),
     env: {
       PATH: process.env.PATH,
@@ -282,7 +283,10 @@ export async function startService(dbUrl, env = {}, dir = '.') {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  const keep = (d) => (out = (out + d).slice(-20_000)); // the last words of a crash, not every log line
+  const keep = (d) => {
+    out = (out + d).slice(-20_000); // the last words of a crash, not every log line
+    onOutput?.(String(d));
+  };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
@@ -309,17 +313,20 @@ export async function startService(dbUrl, env = {}, dir = '.') {
 /**
  * A floor server (`exportName` of the bench module `file`, called with `args`) in a process of its own, as the
  * service runs in its own: autocannon's work then never shares an event loop with the server it measures, and
- * every server of a run is measured in the same arrangement. Resolves with its url; `close()` closes the server (a
+ * every server of a run is measured in the same arrangement. `execArgv`: Node's flags for it; `onOutput`: given its
+ * standard output instead of this process's. Resolves with its url; `close()` closes the server (a
  * floor drops its copy of the data) and waits for the process to end.
  */
-export async function inOwnProcess(file, exportName, args) {
+export async function inOwnProcess(file, exportName, args, { execArgv, onOutput } = {}) {
   const child = fork(
     new URL('./own-process.mjs', import.meta.url),
     [new URL(file, import.meta.url).href, exportName, JSON.stringify(args)],
     {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      stdio: ['ignore', onOutput ? 'pipe' : 'inherit', 'inherit', 'ipc'],
+      ...(execArgv ? { execArgv } : {}),
     },
   );
+  if (onOutput) child.stdout.on('data', (d) => onOutput(String(d)));
   const ended = new Promise((resolve) => child.once('exit', resolve));
   const url = await new Promise((resolve, reject) => {
     child.once('message', (m) => resolve(m.url));
@@ -394,4 +401,18 @@ export async function followerOn(label, logUrl, roots) {
   });
   const position = async () => Number((await db.ds.query(`SELECT coalesce(position, 0) AS p FROM ct_logs`))[0]?.p ?? 0);
   return { db, service, position };
+}
+
+/**
+ * An API path with `{domain}` as the paths to load: one for each of eight tracked domains, from the largest to the
+ * 900th by hosts (asked of the service at `base` with `token`); a path without it, alone. Both under /api/v1.
+ */
+export async function domainPaths(base, token) {
+  const res = await fetch(`${base}/api/v1/domains?sort=total_subdomains&limit=1000`, {
+    headers: { 'x-api-key': token },
+  });
+  const bySize = (await res.json()).data.map((d) => d.domain);
+  const picked = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => bySize[Math.min(i, bySize.length - 1)]);
+  return (path) =>
+    path.includes('{domain}') ? picked.map((d) => `/api/v1${path.replaceAll('{domain}', d)}`) : [`/api/v1${path}`];
 }

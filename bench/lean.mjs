@@ -26,6 +26,7 @@ import {
   DEFAULT_ROOTS,
   commitOf,
   createBenchDatabase,
+  domainPaths,
   fillHostIntel,
   inAlternatingRounds,
   inOwnProcess,
@@ -86,10 +87,7 @@ const get = async (base, path) => {
 };
 const HOST_ROWS = /^GET \/(domains\/\{domain\}\/subdomains|subdomains\/|platforms\/\{slug\}\/subdomains)/;
 const apiSets = (await endpointsOf(service.url, db.token)).filter((e) => HOST_ROWS.test(e.name));
-const bySize = (await get(service.url, '/api/v1/domains?sort=total_subdomains&limit=1000')).data.map((d) => d.domain);
-const picked = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => bySize[Math.min(i, bySize.length - 1)]);
-const expand = (path) =>
-  path.includes('{domain}') ? picked.map((d) => `/api/v1${path.replaceAll('{domain}', d)}`) : [`/api/v1${path}`];
+const expand = await domainPaths(service.url, db.token);
 const abSets = [
   '/subdomains/new?limit=500',
   '/domains/{domain}/subdomains/new',

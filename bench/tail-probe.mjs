@@ -5,9 +5,16 @@
 // Usage: npm run build && node bench/tail-probe.mjs   (PROBE_PATH, an API path after /api/v1 with {domain};
 // PROBE_SECONDS (15), PROBE_ROUNDS (3), PROBE_FLAGS (--trace-gc); results: bench/results/tail-probe.json,
 // the traces in /tmp/tail-{service,floor}-gc.log)
-import { spawn, fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createBenchDatabase, fillHostIntel, loadTest, writeResult } from './harness.mjs';
+import {
+  createBenchDatabase,
+  domainPaths,
+  fillHostIntel,
+  inOwnProcess,
+  loadTest,
+  startService,
+  writeResult,
+} from './harness.mjs';
 
 const path = process.env.PROBE_PATH ?? '/domains/{domain}/subdomains/new?hours=720&limit=2000&fields=dns,http,takeover';
 const seconds = Number(process.env.PROBE_SECONDS ?? 15);
@@ -17,14 +24,17 @@ const flags = process.env.PROBE_FLAGS ?? '--trace-gc';
 const db = await createBenchDatabase('tail', { hosts: 1_000_000 });
 await fillHostIntel(db.ds, { hidden: true });
 
-function traced(child, file) {
+/** A server's --trace-gc output as it comes (`take`), and `read()`: what came since the last read, summed. */
+function traced(file) {
   const lines = [];
-  child.stdout.on('data', (d) => lines.push(d.toString()));
-  return () => {
-    const text = lines.join('');
-    lines.length = 0;
-    writeFileSync(file, text, { flag: 'a' });
-    return gcSummary(text);
+  return {
+    take: (text) => lines.push(text),
+    read() {
+      const text = lines.join('');
+      lines.length = 0;
+      writeFileSync(file, text, { flag: 'a' });
+      return gcSummary(text);
+    },
   };
 }
 function gcSummary(text) {
@@ -44,65 +54,35 @@ function gcSummary(text) {
   return out;
 }
 
-// The floor in a process of its own with the flags, its stdout ours to read.
-const floorChild = fork(
-  new URL('./own-process.mjs', import.meta.url),
-  [
-    new URL('./independent-floor.mjs', import.meta.url).href,
-    'startIndependentFloor',
-    JSON.stringify([db.dbUrl, db.env.DATABASE_POOL_SIZE]),
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv: flags.split(' ') },
-);
-const floorGc = traced(floorChild, '/tmp/tail-floor-gc.log');
-const floorUrl = await new Promise((r) => floorChild.once('message', (m) => r(m.url)));
-const port = 3000 + (process.pid % 1000);
-const serviceChild = spawn(process.execPath, [...flags.split(' '), 'dist/main.js'], {
-  env: {
-    PATH: process.env.PATH,
-    DATABASE_URL: db.dbUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    WORKER: 'off',
-    DOCS: 'off',
-    LOG_LEVEL: 'warn',
+const floorGc = traced('/tmp/tail-floor-gc.log');
+const serviceGc = traced('/tmp/tail-service-gc.log');
+const floor = await inOwnProcess(
+  './independent-floor.mjs',
+  'startIndependentFloor',
+  [db.dbUrl, db.env.DATABASE_POOL_SIZE],
+  {
+    execArgv: flags.split(' '),
+    onOutput: floorGc.take,
   },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const serviceGc = traced(serviceChild, '/tmp/tail-service-gc.log');
-const service = { url: `http://127.0.0.1:${port}`, stop: () => serviceChild.kill('SIGTERM') };
-for (;;) {
-  if (
-    await fetch(`${service.url}/health/live`).then(
-      (r) => r.ok,
-      () => false,
-    )
-  )
-    break;
-  await new Promise((r) => setTimeout(r, 200));
-}
-const get = async (base, p) => (await fetch(`${base}${p}`, { headers: { 'x-api-key': db.token } })).json();
-const bySize = (await get(service.url, '/api/v1/domains?sort=total_subdomains&limit=1000')).data.map((d) => d.domain);
-const picked = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => bySize[Math.min(i, bySize.length - 1)]);
-const paths = path.includes('{domain}')
-  ? picked.map((d) => `/api/v1${path.replaceAll('{domain}', d)}`)
-  : [`/api/v1${path}`];
+);
+const service = await startService(db.dbUrl, {}, '.', { execArgv: flags.split(' '), onOutput: serviceGc.take });
+const paths = (await domainPaths(service.url, db.token))(path);
 console.log(paths[0]);
 const results = [];
 for (let round = 0; round < rounds; round++) {
   for (const [label, base] of round % 2
     ? [
-        ['floor', floorUrl],
+        ['floor', floor.url],
         ['service', service.url],
       ]
     : [
         ['service', service.url],
-        ['floor', floorUrl],
+        ['floor', floor.url],
       ]) {
     await loadTest({ base, paths, duration: 2, connections: 16, token: db.token });
-    (label === 'floor' ? floorGc : serviceGc)();
+    (label === 'floor' ? floorGc : serviceGc).read();
     const r = await loadTest({ base, paths, duration: seconds, connections: 16, token: db.token });
-    const gc = (label === 'floor' ? floorGc : serviceGc)();
+    const gc = (label === 'floor' ? floorGc : serviceGc).read();
     const row = {
       round,
       label,
@@ -120,6 +100,6 @@ for (let round = 0; round < rounds; round++) {
 }
 writeResult('tail-probe', { path, seconds, rounds, flags, connections: 16, results });
 service.stop();
-floorChild.send('close');
+await floor.close();
 await db.drop();
 process.exit(0);
