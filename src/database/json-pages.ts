@@ -65,15 +65,16 @@ export async function jsonPage<L>(db: Queryable, statement: Statement, take: num
 }
 
 /**
- * The same page as jsonPage's, its rows decoded by pg and written by JSON.stringify: for pages of many rows, where
- * PostgreSQL's string building costs more than pg's decoding (json and jsonb members are parsed and written again,
- * which still cost less). Measured against jsonPage, 7 rounds, 1M hosts with knowledge: default rows of the platform
- * walk 1.04–1.17 × the req/s (bench/results/ab-platform-walk-node-json.json) and of the new-host feed 1.17–1.18 ×
- * (ab-feeds-node-json.json); rows with dns,http,takeover 1.04–1.18 × on the feeds and the walk
- * (ab-fields-node-json.json), and 1.12–1.17 × more with those fields left as PostgreSQL's JSON text
- * (Statement.jsonText, ab-fields-json-text.json); but a domain's feed of default rows 0.92–0.96 ×, which stays
- * jsonPage's. The rows' keys are the statement's columns, in its order; its values must be what the response shows
- * (text for ids and timestamps, as the statements that jsonPage renders give them).
+ * The same page as jsonPage's, its rows decoded by pg and written by JSON.stringify (the fields asked for written
+ * as PostgreSQL's JSON text, Statement.jsonText): Node, single-threaded, then does the writing PostgreSQL's
+ * backends would. It pays where PostgreSQL is the busier side: a domain's feed with fields, which reads each row
+ * from the table (see HostsRepository.newForDomain). On the pages that read an index alone it lost, measured
+ * against jsonPage on 1M hosts with knowledge (5 rounds, bench/results/ab-feeds-pg-json.json,
+ * ab-walk-fields-pg-json.json, ab-walk-large-pg-json.json): jsonPage 1.12–1.27 × the req/s on the feeds' default
+ * rows, 1.35–2.0 × on the platform walk's (p99 1,399 → 543 ms on 10,000 rows), 1.11–1.3 × with dns,http,takeover;
+ * an earlier machine had measured the reverse on the same pages (ab-feeds-node-json.json,
+ * ab-platform-walk-node-json.json). The rows' keys are the statement's columns, in its order; its values must be
+ * what the response shows (text for ids and timestamps, as the statements that jsonPage renders give them).
  */
 export async function nodePage<L>(db: Queryable, statement: Statement, take: number): Promise<JsonPage<L>> {
   const found = await rowsLike<L & Record<string, unknown>>(db, statement.sql, statement);

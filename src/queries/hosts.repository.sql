@@ -532,284 +532,316 @@ FROM
 
 -- HostsRepository.newFeed: first page
 SELECT
-  p.id,
-  p.host,
-  p.domain,
-  p.first_seen_at,
-  p.sources,
-  TRUE AS in_scope
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
-      h.id::text AS id,
-      h.host,
-      d.domain,
-      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-      host_sources_json (h.sources) AS sources
-    FROM
-      hosts h
-      JOIN domains d ON d.id = h.domain_id
-    WHERE
-      h.first_seen_at >= $1::timestamptz
-      AND NOT EXISTS (
-        SELECT
-          1
-        FROM
-          host_intel k
-        WHERE
-          k.host_id = h.id
-          AND (
-            k.wildcard
-            OR k.out_of_scope
-          )
-        OFFSET
-          0
-      )
-    ORDER BY
-      h.first_seen_at DESC,
-      h.id DESC
-    LIMIT
-      $2
-  ) p;
-
--- HostsRepository.newFeed: first page with dns, http and takeover
-SELECT
-  p.id,
-  p.host,
-  p.domain,
-  p.first_seen_at,
-  p.sources,
-  TRUE AS in_scope,
-  coalesce(
-    to_json(
-      CASE
-        WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
-          'status',
-          (p.k).dns_status,
-          'a',
-          to_json(coalesce((p.k).a, '{}')),
-          'aaaa',
-          to_json(coalesce((p.k).aaaa, '{}')),
-          'cname',
-          to_json(coalesce((p.k).cname, '{}')),
-          'resolved_at',
-          to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END
-    )::text,
-    'null'
-  ) AS dns,
-  coalesce(
-    to_json(
-      CASE
-        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-          'listening',
-          (p.k).listening,
-          'scheme',
-          (p.k).scheme,
-          'port',
-          (p.k).port,
-          'status',
-          (p.k).http_status,
-          'final_url',
-          coalesce(
-            (p.k).final_url,
-            (p.k).scheme || '://' || p.host || CASE
-              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-              ELSE ':' || (p.k).port
-            END || '/'
-          ),
-          'title',
-          (p.k).title,
-          'server',
-          (p.k).server,
-          'content_length',
-          (p.k).content_length,
-          'tls',
-          CASE
-            WHEN (p.k).tls_subject IS NULL THEN NULL
-            ELSE json_build_object(
-              'subject',
-              (p.k).tls_subject,
-              'issuer',
-              (p.k).tls_issuer,
-              'not_after',
-              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END,
-          'probed_at',
-          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END
-    )::text,
-    'null'
-  ) AS http,
-  coalesce(to_json(coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable')::text, 'null') AS takeover
-FROM
-  (
-    SELECT
-      h.id::text AS id,
-      h.host,
-      d.domain,
-      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-      host_sources_json (h.sources) AS sources,
-      (
-        SELECT
-          hk
-        FROM
-          host_intel hk
-        WHERE
-          hk.host_id = h.id
-      ) AS k
-    FROM
-      hosts h
-      JOIN domains d ON d.id = h.domain_id
-    WHERE
-      h.first_seen_at >= $1::timestamptz
-      AND NOT EXISTS (
-        SELECT
-          1
-        FROM
-          host_intel k
-        WHERE
-          k.host_id = h.id
-          AND (
-            k.wildcard
-            OR k.out_of_scope
-          )
-        OFFSET
-          0
-      )
-    ORDER BY
-      h.first_seen_at DESC,
-      h.id DESC
-    LIMIT
-      $2
-  ) p;
-
--- HostsRepository.newFeed: next page of a platform
-SELECT
-  p.id,
-  p.host,
-  p.domain,
-  p.first_seen_at,
-  p.sources,
-  TRUE AS in_scope
-FROM
-  (
-    SELECT
-      h.id::text AS id,
-      h.host,
-      h.domain,
-      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-      host_sources_json (h.sources) AS sources
+      p.id,
+      p.host,
+      p.domain,
+      p.first_seen_at,
+      p.sources,
+      TRUE AS in_scope
     FROM
       (
         SELECT
-          h.id,
+          h.id::text AS id,
           h.host,
-          h.first_seen_at,
-          h.sources,
-          ph.domain
+          d.domain,
+          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+          host_sources_json (h.sources) AS sources
         FROM
           hosts h
-          CROSS JOIN LATERAL (
-            SELECT
-              d.domain
-            FROM
-              domains d
-            WHERE
-              d.id = h.domain_id
-              AND d.platform_slug = $4
-            OFFSET
-              0
-          ) ph
+          JOIN domains d ON d.id = h.domain_id
         WHERE
           h.first_seen_at >= $1::timestamptz
-          AND (h.first_seen_at, h.id) < ($2::timestamptz, $3::bigint)
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              host_intel k
+            WHERE
+              k.host_id = h.id
+              AND (
+                k.wildcard
+                OR k.out_of_scope
+              )
+            OFFSET
+              0
+          )
         ORDER BY
           h.first_seen_at DESC,
           h.id DESC
-        OFFSET
-          0
-      ) h
-    WHERE
-      NOT EXISTS (
-        SELECT
-          1
-        FROM
-          host_intel k
-        WHERE
-          k.host_id = h.id
-          AND (
-            k.wildcard
-            OR k.out_of_scope
-          )
-        OFFSET
-          0
-      )
-    ORDER BY
-      h.first_seen_at DESC,
-      h.id DESC
-    LIMIT
-      $5
-  ) p;
+        LIMIT
+          $2
+      ) p
+  ) r;
 
--- HostsRepository.newFeed: takeover candidates
+-- HostsRepository.newFeed: first page with dns, http and takeover
 SELECT
-  p.id,
-  p.host,
-  p.domain,
-  p.first_seen_at,
-  p.sources,
-  NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"dns":' || coalesce(r.dns, 'null') || ',"http":' || coalesce(r.http, 'null') || ',"takeover":' || coalesce(r.takeover, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
-      h.id::text AS id,
-      h.host,
-      d.domain,
-      to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
-      host_sources_json (h.sources) AS sources,
+      p.id,
+      p.host,
+      p.domain,
+      p.first_seen_at,
+      p.sources,
+      TRUE AS in_scope,
+      coalesce(
+        to_json(
+          CASE
+            WHEN (p.k).dns_status IS NOT NULL THEN json_build_object(
+              'status',
+              (p.k).dns_status,
+              'a',
+              to_json(coalesce((p.k).a, '{}')),
+              'aaaa',
+              to_json(coalesce((p.k).aaaa, '{}')),
+              'cname',
+              to_json(coalesce((p.k).cname, '{}')),
+              'resolved_at',
+              to_char((p.k).resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            )
+          END
+        )::text,
+        'null'
+      ) AS dns,
+      coalesce(
+        to_json(
+          CASE
+            WHEN (p.k).listening IS NOT NULL THEN json_build_object(
+              'listening',
+              (p.k).listening,
+              'scheme',
+              (p.k).scheme,
+              'port',
+              (p.k).port,
+              'status',
+              (p.k).http_status,
+              'final_url',
+              coalesce(
+                (p.k).final_url,
+                (p.k).scheme || '://' || p.host || CASE
+                  WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
+                  ELSE ':' || (p.k).port
+                END || '/'
+              ),
+              'title',
+              (p.k).title,
+              'server',
+              (p.k).server,
+              'content_length',
+              (p.k).content_length,
+              'tls',
+              CASE
+                WHEN (p.k).tls_subject IS NULL THEN NULL
+                ELSE json_build_object(
+                  'subject',
+                  (p.k).tls_subject,
+                  'issuer',
+                  (p.k).tls_issuer,
+                  'not_after',
+                  to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+                )
+              END,
+              'probed_at',
+              to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            )
+          END
+        )::text,
+        'null'
+      ) AS http,
+      coalesce(to_json(coalesce((p.k).dns_takeover, (p.k).http_takeover) - 'vulnerable')::text, 'null') AS takeover
+    FROM
       (
         SELECT
-          hk
+          h.id::text AS id,
+          h.host,
+          d.domain,
+          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+          host_sources_json (h.sources) AS sources,
+          (
+            SELECT
+              hk
+            FROM
+              host_intel hk
+            WHERE
+              hk.host_id = h.id
+          ) AS k
         FROM
-          host_intel hk
+          hosts h
+          JOIN domains d ON d.id = h.domain_id
         WHERE
-          hk.host_id = h.id
-      ) AS k
+          h.first_seen_at >= $1::timestamptz
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              host_intel k
+            WHERE
+              k.host_id = h.id
+              AND (
+                k.wildcard
+                OR k.out_of_scope
+              )
+            OFFSET
+              0
+          )
+        ORDER BY
+          h.first_seen_at DESC,
+          h.id DESC
+        LIMIT
+          $2
+      ) p
+  ) r;
+
+-- HostsRepository.newFeed: next page of a platform
+SELECT
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
+FROM
+  (
+    SELECT
+      p.id,
+      p.host,
+      p.domain,
+      p.first_seen_at,
+      p.sources,
+      TRUE AS in_scope
     FROM
-      hosts h
-      JOIN domains d ON d.id = h.domain_id
-    WHERE
-      h.first_seen_at >= $1::timestamptz
-      AND NOT EXISTS (
+      (
         SELECT
-          1
+          h.id::text AS id,
+          h.host,
+          h.domain,
+          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+          host_sources_json (h.sources) AS sources
         FROM
-          host_intel k
+          (
+            SELECT
+              h.id,
+              h.host,
+              h.first_seen_at,
+              h.sources,
+              ph.domain
+            FROM
+              hosts h
+              CROSS JOIN LATERAL (
+                SELECT
+                  d.domain
+                FROM
+                  domains d
+                WHERE
+                  d.id = h.domain_id
+                  AND d.platform_slug = $4
+                OFFSET
+                  0
+              ) ph
+            WHERE
+              h.first_seen_at >= $1::timestamptz
+              AND (h.first_seen_at, h.id) < ($2::timestamptz, $3::bigint)
+            ORDER BY
+              h.first_seen_at DESC,
+              h.id DESC
+            OFFSET
+              0
+          ) h
         WHERE
-          k.host_id = h.id
-          AND (k.wildcard)
-        OFFSET
-          0
-      )
-      AND EXISTS (
+          NOT EXISTS (
+            SELECT
+              1
+            FROM
+              host_intel k
+            WHERE
+              k.host_id = h.id
+              AND (
+                k.wildcard
+                OR k.out_of_scope
+              )
+            OFFSET
+              0
+          )
+        ORDER BY
+          h.first_seen_at DESC,
+          h.id DESC
+        LIMIT
+          $5
+      ) p
+  ) r;
+
+-- HostsRepository.newFeed: takeover candidates
+SELECT
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
+FROM
+  (
+    SELECT
+      p.id,
+      p.host,
+      p.domain,
+      p.first_seen_at,
+      p.sources,
+      NOT coalesce((p.k).out_of_scope, FALSE) AS in_scope
+    FROM
+      (
         SELECT
-          1
+          h.id::text AS id,
+          h.host,
+          d.domain,
+          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+          host_sources_json (h.sources) AS sources,
+          (
+            SELECT
+              hk
+            FROM
+              host_intel hk
+            WHERE
+              hk.host_id = h.id
+          ) AS k
         FROM
-          host_intel k
+          hosts h
+          JOIN domains d ON d.id = h.domain_id
         WHERE
-          k.host_id = h.id
-          AND coalesce(k.dns_takeover, k.http_takeover) IS NOT NULL
-      )
-    ORDER BY
-      h.first_seen_at DESC,
-      h.id DESC
-    LIMIT
-      $2
-  ) p;
+          h.first_seen_at >= $1::timestamptz
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              host_intel k
+            WHERE
+              k.host_id = h.id
+              AND (k.wildcard)
+            OFFSET
+              0
+          )
+          AND EXISTS (
+            SELECT
+              1
+            FROM
+              host_intel k
+            WHERE
+              k.host_id = h.id
+              AND coalesce(k.dns_takeover, k.http_takeover) IS NOT NULL
+          )
+        ORDER BY
+          h.first_seen_at DESC,
+          h.id DESC
+        LIMIT
+          $2
+      ) p
+  ) r;
 
 -- HostsRepository.search: by name
 SELECT
@@ -1134,157 +1166,173 @@ FROM
 
 -- HostsRepository.platformPage: first page
 SELECT
-  p.host,
-  p.domain,
-  p.is_active,
-  p.sources,
-  TRUE AS in_scope
+  string_agg(
+    '{"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
-      h.host,
-      d.domain,
-      h.is_active,
-      host_sources_json (h.sources) AS sources
+      p.host,
+      p.domain,
+      p.is_active,
+      p.sources,
+      TRUE AS in_scope
     FROM
-      domains d
-      CROSS JOIN LATERAL (
+      (
         SELECT
-          h.*
+          h.host,
+          d.domain,
+          h.is_active,
+          host_sources_json (h.sources) AS sources
         FROM
-          hosts h
-        WHERE
-          h.domain_id = d.id
-          AND NOT EXISTS (
+          domains d
+          CROSS JOIN LATERAL (
             SELECT
-              1
+              h.*
             FROM
-              host_intel k
+              hosts h
             WHERE
-              k.host_id = h.id
-              AND k.out_of_scope
-          )
+              h.domain_id = d.id
+              AND NOT EXISTS (
+                SELECT
+                  1
+                FROM
+                  host_intel k
+                WHERE
+                  k.host_id = h.id
+                  AND k.out_of_scope
+              )
+            ORDER BY
+              h.host
+            LIMIT
+              $2
+          ) h
+        WHERE
+          d.platform_slug = $1
         ORDER BY
+          d.domain,
           h.host
         LIMIT
           $2
-      ) h
-    WHERE
-      d.platform_slug = $1
-    ORDER BY
-      d.domain,
-      h.host
-    LIMIT
-      $2
-  ) p;
+      ) p
+  ) r;
 
 -- HostsRepository.platformPage: next page of a program, with fields
 SELECT
-  p.host,
-  p.domain,
-  p.is_active,
-  p.sources,
-  TRUE AS in_scope,
-  coalesce(to_json(coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}'))::text, 'null') AS ips,
-  coalesce(to_json((p.k).title)::text, 'null') AS title,
-  coalesce(
-    to_json(
-      CASE
-        WHEN (p.k).listening IS NOT NULL THEN json_build_object(
-          'listening',
-          (p.k).listening,
-          'scheme',
-          (p.k).scheme,
-          'port',
-          (p.k).port,
-          'status',
-          (p.k).http_status,
-          'final_url',
-          coalesce(
-            (p.k).final_url,
-            (p.k).scheme || '://' || p.host || CASE
-              WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
-              ELSE ':' || (p.k).port
-            END || '/'
-          ),
-          'title',
-          (p.k).title,
-          'server',
-          (p.k).server,
-          'content_length',
-          (p.k).content_length,
-          'tls',
-          CASE
-            WHEN (p.k).tls_subject IS NULL THEN NULL
-            ELSE json_build_object(
-              'subject',
-              (p.k).tls_subject,
-              'issuer',
-              (p.k).tls_issuer,
-              'not_after',
-              to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            )
-          END,
-          'probed_at',
-          to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-        )
-      END
-    )::text,
-    'null'
-  ) AS http
+  string_agg(
+    '{"host":' || coalesce(to_json(r.host)::text, 'null') || ',"domain":' || coalesce(to_json(r.domain)::text, 'null') || ',"is_active":' || coalesce(r.is_active::text, 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || ',"ips":' || coalesce(r.ips, 'null') || ',"title":' || coalesce(r.title, 'null') || ',"http":' || coalesce(r.http, 'null') || '}',
+    E'\n'
+  ) AS lines
 FROM
   (
     SELECT
-      h.host,
-      d.domain,
-      h.is_active,
-      host_sources_json (h.sources) AS sources,
+      p.host,
+      p.domain,
+      p.is_active,
+      p.sources,
+      TRUE AS in_scope,
+      coalesce(to_json(coalesce((p.k).a, '{}') || coalesce((p.k).aaaa, '{}'))::text, 'null') AS ips,
+      coalesce(to_json((p.k).title)::text, 'null') AS title,
+      coalesce(
+        to_json(
+          CASE
+            WHEN (p.k).listening IS NOT NULL THEN json_build_object(
+              'listening',
+              (p.k).listening,
+              'scheme',
+              (p.k).scheme,
+              'port',
+              (p.k).port,
+              'status',
+              (p.k).http_status,
+              'final_url',
+              coalesce(
+                (p.k).final_url,
+                (p.k).scheme || '://' || p.host || CASE
+                  WHEN ((p.k).scheme, (p.k).port) IN (('https', 443), ('http', 80)) THEN ''
+                  ELSE ':' || (p.k).port
+                END || '/'
+              ),
+              'title',
+              (p.k).title,
+              'server',
+              (p.k).server,
+              'content_length',
+              (p.k).content_length,
+              'tls',
+              CASE
+                WHEN (p.k).tls_subject IS NULL THEN NULL
+                ELSE json_build_object(
+                  'subject',
+                  (p.k).tls_subject,
+                  'issuer',
+                  (p.k).tls_issuer,
+                  'not_after',
+                  to_char((p.k).tls_not_after AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+                )
+              END,
+              'probed_at',
+              to_char((p.k).probed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            )
+          END
+        )::text,
+        'null'
+      ) AS http
+    FROM
       (
         SELECT
-          hk
-        FROM
-          host_intel hk
-        WHERE
-          hk.host_id = h.id
-      ) AS k
-    FROM
-      domains d
-      CROSS JOIN LATERAL (
-        SELECT
-          h.*
-        FROM
-          hosts h
-        WHERE
-          h.domain_id = d.id
-          AND h.host > CASE
-            WHEN d.domain = $3 THEN $4
-            ELSE ''
-          END
-          AND h.is_active
-          AND NOT EXISTS (
+          h.host,
+          d.domain,
+          h.is_active,
+          host_sources_json (h.sources) AS sources,
+          (
             SELECT
-              1
+              hk
             FROM
-              host_intel k
+              host_intel hk
             WHERE
-              k.host_id = h.id
-              AND k.out_of_scope
-          )
+              hk.host_id = h.id
+          ) AS k
+        FROM
+          domains d
+          CROSS JOIN LATERAL (
+            SELECT
+              h.*
+            FROM
+              hosts h
+            WHERE
+              h.domain_id = d.id
+              AND h.host > CASE
+                WHEN d.domain = $3 THEN $4
+                ELSE ''
+              END
+              AND h.is_active
+              AND NOT EXISTS (
+                SELECT
+                  1
+                FROM
+                  host_intel k
+                WHERE
+                  k.host_id = h.id
+                  AND k.out_of_scope
+              )
+            ORDER BY
+              h.host
+            LIMIT
+              $5
+          ) h
+        WHERE
+          d.platform_slug = $1
+          AND d.domain LIKE $2 ESCAPE '\'
+          AND d.domain >= $3
         ORDER BY
+          d.domain,
           h.host
         LIMIT
           $5
-      ) h
-    WHERE
-      d.platform_slug = $1
-      AND d.domain LIKE $2 ESCAPE '\'
-      AND d.domain >= $3
-    ORDER BY
-      d.domain,
-      h.host
-    LIMIT
-      $5
-  ) p;
+      ) p
+  ) r;
 
 -- HostsRepository.platformRows
 SELECT
