@@ -9,7 +9,15 @@
 // Usage: npm run build && node bench/conditional.mjs   (BENCH_DATABASE_URL, BENCH_HOSTS, BENCH_ROOTS, BENCH_SECONDS,
 // BENCH_CONNECTIONS, BENCH_TRIALS)
 import pg from 'pg';
-import { DEFAULT_ROOTS, createBenchDatabase, inOwnProcess, loadTest, startService, writeResult } from './harness.mjs';
+import {
+  DEFAULT_ROOTS,
+  benchDomains,
+  createBenchDatabase,
+  inOwnProcess,
+  loadTest,
+  startService,
+  writeResult,
+} from './harness.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -30,8 +38,7 @@ const index = await (await fetch(`${service.url}/api/v1/`)).json();
 const floor = await inOwnProcess('./floor-server.mjs', 'startFloor', [dbUrl, env.DATABASE_POOL_SIZE, index]);
 const get = (path, headers = {}) => fetch(`${service.url}${path}`, { headers: { 'x-api-key': token, ...headers } });
 
-const bySize = (await (await get('/api/v1/domains?sort=total_subdomains&limit=1000')).json()).data;
-const domains = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => bySize[Math.min(i, bySize.length - 1)].domain);
+const domains = await benchDomains(service.url, token);
 const SLUGS = ['hackerone', 'bugcrowd', 'intigriti', 'yeswehack', 'self'];
 const v1 = (paths) => paths.map((p) => `/api/v1${p}`);
 

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { get } from 'node:http';
 import { brotliCompressSync } from 'node:zlib';
-import { createBenchDatabase, fillHostIntel, startService, writeResult } from './harness.mjs';
+import { benchDomains, createBenchDatabase, fillHostIntel, startService, writeResult } from './harness.mjs';
 
 const hosts = Number(process.env.BENCH_HOSTS ?? 1_000_000);
 const requests = Number(process.env.BENCH_PAGE_REQUESTS ?? 60);
@@ -47,8 +47,7 @@ const session = signedIn.headers
 
 const api = async (path) =>
   (await fetch(`${service.url}/api/v1${path}`, { headers: { 'x-api-key': db.token } })).json();
-const bySize = (await api('/domains?sort=total_subdomains&limit=1000')).data;
-const domains = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => bySize[Math.min(i, bySize.length - 1)].domain);
+const domains = await benchDomains(service.url, db.token);
 const recent = (await api('/subdomains/new?limit=50')).data.map((h) => h.host);
 const terms = [...new Set(recent.map((h) => h.split(/[.-]/)[0]))].slice(0, 5).concat(['zzqx-none', 'no-such-9']);
 

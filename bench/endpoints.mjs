@@ -1,11 +1,11 @@
 // The endpoints api.mjs and cpu.mjs measure, each with its rotation of paths, taken from the data itself: different
 // domains and platforms, search terms that hit and miss, cursors from real pages, deep offsets.
+import { benchDomains } from './harness.mjs';
 
 /** Every JSON read endpoint, `{ name, paths }`, its paths read from the service at `url` with the key `token`. */
 export async function endpointsOf(url, token) {
   const get = async (path) => (await fetch(`${url}/api/v1${path}`, { headers: { 'x-api-key': token } })).json();
-  const bySize = (await get('/domains?sort=total_subdomains&limit=1000')).data;
-  const domains = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => bySize[Math.min(i, bySize.length - 1)].domain);
+  const domains = await benchDomains(url, token);
   const labels = [...new Set((await get('/subdomains/new?limit=200')).data.map((h) => h.host.split(/[.-]/)[0]))];
   const terms = [
     ...labels.slice(0, 6),

@@ -404,15 +404,23 @@ export async function followerOn(label, logUrl, roots) {
 }
 
 /**
- * An API path with `{domain}` as the paths to load: one for each of eight tracked domains, from the largest to the
- * 900th by hosts (asked of the service at `base` with `token`); a path without it, alone. Both under /api/v1.
+ * Eight tracked domains to rotate over, from the largest to the 900th by hosts, asked of the service at `base` with
+ * `token`: one pick for every benchmark that loads a domain's paths.
  */
-export async function domainPaths(base, token) {
+export async function benchDomains(base, token) {
   const res = await fetch(`${base}/api/v1/domains?sort=total_subdomains&limit=1000`, {
     headers: { 'x-api-key': token },
   });
   const bySize = (await res.json()).data.map((d) => d.domain);
-  const picked = [0, 1, 5, 20, 100, 300, 600, 900].map((i) => bySize[Math.min(i, bySize.length - 1)]);
+  return [0, 1, 5, 20, 100, 300, 600, 900].map((i) => bySize[Math.min(i, bySize.length - 1)]);
+}
+
+/**
+ * An API path with `{domain}` as the paths to load: one for each of benchDomains' eight; a path without it, alone.
+ * Both under /api/v1.
+ */
+export async function domainPaths(base, token) {
+  const picked = await benchDomains(base, token);
   return (path) =>
     path.includes('{domain}') ? picked.map((d) => `/api/v1${path.replaceAll('{domain}', d)}`) : [`/api/v1${path}`];
 }
