@@ -173,7 +173,8 @@ export async function createBenchDatabase(
  * service that lets others claim the name (a takeover candidate); 60 % of the resolving ones answer HTTPS with a
  * status, a title, a Server header and a certificate (a sixth of them after a redirect), the others nothing. With
  * `hidden`, half a percent are wildcard echoes and one percent out of scope, which the feeds hide (5,000 and 10,000
- * of 1M). Empty sets, an unmoved final URL and unset flags are NULL, as the service keeps them. It replaces what
+ * of 1M): a tenth of the hosts of every tenth root, which gets an exclusion rule (naming none of its hosts: the
+ * flags stand for what it excluded), as only a root with rules has hosts out of scope. Without, no root has rules. Empty sets, an unmoved final URL and unset flags are NULL, as the service keeps them. It replaces what
  * seed-demo wrote, whose rows lie in the order of the hosts' ids: these are written in the order the hosts were
  * first seen, as the service writes them (a host is resolved as it is found), where the seed's hosts lie in random
  * order of first_seen_at, which no service's table would.
@@ -209,10 +210,17 @@ export async function fillHostIntel(ds, { hidden = false } = {}) {
            CASE WHEN listens THEN 'C=US, O=Let''s Encrypt, CN=R11' END,
            CASE WHEN listens THEN now() + interval '60 days' END,
            CASE WHEN resolves THEN now() END,
-           ${hidden ? 'nullif(id % 200 = 3, false), nullif(id % 100 = 7, false)' : 'NULL, NULL'}
-      FROM (SELECT id, id % 10 < 7 OR id % 10 = 9 AS resolves,
+           ${hidden ? 'nullif(id % 200 = 3, false), nullif(domain_id % 10 = 0 AND id % 10 = 7, false)' : 'NULL, NULL'}
+      FROM (SELECT id, domain_id, id % 10 < 7 OR id % 10 = 9 AS resolves,
                    (id % 10 < 7 OR id % 10 = 9) AND id % 10 < 6 AS listens, first_seen_at FROM hosts) x
      ORDER BY first_seen_at, id`);
+    // Only a root with an exclusion rule has hosts out of scope (ruledRoot in src/hosts/model/knowledge-filter.ts).
+    await m.query(`DELETE FROM scope_rules`);
+    if (hidden) {
+      await m.query(`INSERT INTO scope_rules (domain_id, kind, pattern, regex)
+                     SELECT id, 'host', 'excluded.' || domain, '^excluded\\.' || replace(domain, '.', '\\.') || '$'
+                       FROM domains WHERE id % 10 = 0`);
+    }
   });
   // As seed-demo leaves it: vacuumed (the visibility map set, so index-only reads skip the heap) and analysed.
   await ds.query('VACUUM ANALYZE host_intel');

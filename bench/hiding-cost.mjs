@@ -14,7 +14,7 @@
 // Usage: npm run build && node bench/hiding-cost.mjs   (BENCH_ROUNDS, BENCH_ROOTS)
 import { createBenchDatabase, fillHostIntel, median, timePages, timeQuery, writeResult } from './harness.mjs';
 import { domainNewStatement, newFeedStatement, platformPageStatement } from '../dist/src/hosts/host-lists.sql.js';
-import { hiddenConditions } from '../dist/src/hosts/model/knowledge-filter.js';
+import { hiddenConditions, rootScopeConditions } from '../dist/src/hosts/model/knowledge-filter.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 200);
 const db = await createBenchDatabase('hiding', { hosts: 1_000_000 });
@@ -42,8 +42,12 @@ const pages = {
 };
 
 // The check as the statements carry it, and what each variant puts in its place.
-const checks = [hiddenConditions('exclude', 'in')[0], hiddenConditions(undefined, 'in')[0]];
-const bits = { [checks[0]]: 'h.hidden = 0', [checks[1]]: 'h.hidden & 2 = 0' };
+const checks = [
+  hiddenConditions('exclude', 'in')[0],
+  hiddenConditions(undefined, 'in')[0],
+  rootScopeConditions('in').hosts[0],
+];
+const bits = { [checks[0]]: 'h.hidden = 0', [checks[1]]: 'h.hidden & 2 = 0', [checks[2]]: 'h.hidden & 2 = 0' };
 const variant = (statement, as) => {
   let sql = statement.sql;
   for (const check of checks) sql = sql.replaceAll(check, as === 'none' ? 'true' : bits[check]);

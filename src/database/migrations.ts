@@ -34,6 +34,7 @@ import { PermuteEvents1766600000000 } from '../../migrations/1766600000000-Permu
 import { SourceDays1766700000000 } from '../../migrations/1766700000000-SourceDays.js';
 import { HostKeyCarriesRow1766800000000 } from '../../migrations/1766800000000-HostKeyCarriesRow.js';
 import { HostSourcesJson1766900000000 } from '../../migrations/1766900000000-HostSourcesJson.js';
+import { ScopeRulesByRoot1767000000000 } from '../../migrations/1767000000000-ScopeRulesByRoot.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -69,6 +70,7 @@ export const MIGRATIONS = [
   SourceDays1766700000000,
   HostKeyCarriesRow1766800000000,
   HostSourcesJson1766900000000,
+  ScopeRulesByRoot1767000000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { containsPattern, isoSql } from '../database/sql.js';
 import { fieldColumns, fieldText, type HostField, textLine } from '../hosts/model/host-fields.js';
-import { hiddenConditions, type ScopeMode } from '../hosts/model/knowledge-filter.js';
+import { hiddenConditions, ruledRoot, type ScopeMode } from '../hosts/model/knowledge-filter.js';
 import { sourcesSql } from '../hosts/model/host-sources.js';
 import type { ExportFormat, ExportScope } from './dto/export.query.js';
 
@@ -64,13 +64,11 @@ function hostColumns(format: ExportFormat, fields: readonly HostField[]): string
 }
 
 /**
- * A root without exclusion rules has no host out of scope (a rule's hosts are set out of scope in the transaction
- * that adds the rule or the host: applyScopeRules, upsertSeenHosts; the domain counters rely on it too). So in
- * scope (host_scope=in), only the hosts of a root with rules (`ruled`, read once per root) are looked up, by
- * (domain_id, host) rather than by id, which keeps a txt export an index-only scan of hosts_domain_host_key; out of
- * scope, only the roots with rules are walked.
+ * A root without exclusion rules has no host out of scope (ruledRoot). So in scope (host_scope=in), only the hosts of
+ * a root with rules (`ruled`, read once per root) are looked up, by (domain_id, host) rather than by id, which keeps
+ * a txt export an index-only scan of hosts_domain_host_key; out of scope, only the roots with rules are walked.
  */
-const RULED = 'EXISTS (SELECT 1 FROM scope_rules r WHERE r.domain_id = d.id)';
+const RULED = ruledRoot();
 const IN_SCOPE = `(NOT d.ruled OR NOT EXISTS (SELECT 1 FROM hosts o JOIN host_intel k ON k.host_id = o.id
                     WHERE o.domain_id = h.domain_id AND o.host = h.host AND k.out_of_scope))`;
 

@@ -2,10 +2,10 @@
 import { sourcesSql } from './model/host-sources.js';
 import {
   hasKnowledgeFilter,
-  hiddenConditions,
   type KnowledgeFilter,
   knowledgeConditions,
   onlyHides,
+  rootScopeConditions,
   type ScopeMode,
 } from './model/knowledge-filter.js';
 import { containsPattern, customPlanOnly, isoSql, pageWithCount, Params, type Statement } from '../database/sql.js';
@@ -121,7 +121,8 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
  */
 export function platformPageStatement(opts: PlatformPageOptions): Statement {
   const q = new Params();
-  const domains = [`d.platform_slug = ${q.p(opts.platform)}`];
+  const scope = rootScopeConditions(opts.scope);
+  const domains = [`d.platform_slug = ${q.p(opts.platform)}`, ...scope.roots];
   if (opts.program) domains.push(`d.domain LIKE ${q.p(containsPattern(opts.program.toLowerCase()))} ESCAPE '\\'`);
   const hosts = ['h.domain_id = d.id'];
   if (opts.after) {
@@ -131,7 +132,7 @@ export function platformPageStatement(opts: PlatformPageOptions): Statement {
     hosts.push(`h.host > CASE WHEN d.domain = ${domain} THEN ${q.p(opts.after.host)} ELSE '' END`);
   }
   if (opts.activeOnly) hosts.push('h.is_active');
-  hosts.push(...hiddenConditions(undefined, opts.scope));
+  hosts.push(...scope.hosts);
   const row: RowFields = { fields: opts.fields, scope: opts.scope };
   const extra = opts.textLines ? `, ${textLine(opts.fields ?? [])} AS line` : knowledgeColumn(row);
   const limit = q.p(opts.limit + 1);
@@ -191,7 +192,11 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   if (opts.search) {
     where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`, customPlanOnly(q));
   }
-  where.push(...knowledgeConditions(q, opts.knowledge));
+  // A root without exclusion rules has no host out of scope (ruledRoot): its lists check none of its hosts.
+  const scope = opts.knowledge?.scope;
+  const unruled = !opts.domain.hasScopeRules && scope !== undefined;
+  if (unruled && scope === 'out') where.push('false');
+  where.push(...knowledgeConditions(q, unruled ? { ...opts.knowledge, scope: undefined } : opts.knowledge));
   const statements = pageWithCount(q, {
     select: `h.id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active, ${sourcesSql()}`,
     from: 'hosts h',

@@ -35,15 +35,6 @@ FROM
               hosts h
             WHERE
               h.domain_id = $1
-              AND NOT EXISTS (
-                SELECT
-                  1
-                FROM
-                  host_intel k
-                WHERE
-                  k.host_id = h.id
-                  AND k.out_of_scope
-              )
             ORDER BY
               h.first_seen_at DESC,
               h.id DESC
@@ -355,15 +346,6 @@ SELECT
                 WHERE
                   h.domain_id = $1
                   AND h.first_seen_at >= now() - interval '24 hours'
-                  AND NOT EXISTS (
-                    SELECT
-                      1
-                    FROM
-                      host_intel k
-                    WHERE
-                      k.host_id = h.id
-                      AND k.out_of_scope
-                  )
                   AND EXISTS (
                     SELECT
                       1
@@ -403,15 +385,6 @@ SELECT
     WHERE
       h.domain_id = $1
       AND h.first_seen_at >= now() - interval '24 hours'
-      AND NOT EXISTS (
-        SELECT
-          1
-        FROM
-          host_intel k
-        WHERE
-          k.host_id = h.id
-          AND k.out_of_scope
-      )
       AND EXISTS (
         SELECT
           1
@@ -1194,14 +1167,26 @@ FROM
               hosts h
             WHERE
               h.domain_id = d.id
-              AND NOT EXISTS (
-                SELECT
-                  1
-                FROM
-                  host_intel k
-                WHERE
-                  k.host_id = h.id
-                  AND k.out_of_scope
+              AND (
+                NOT EXISTS (
+                  SELECT
+                    1
+                  FROM
+                    scope_rules r
+                  WHERE
+                    r.domain_id = d.id
+                )
+                OR NOT EXISTS (
+                  SELECT
+                    1
+                  FROM
+                    host_intel k
+                  WHERE
+                    k.host_id = h.id
+                    AND k.out_of_scope
+                  OFFSET
+                    0
+                )
               )
             ORDER BY
               h.host
@@ -1308,14 +1293,26 @@ FROM
                 ELSE ''
               END
               AND h.is_active
-              AND NOT EXISTS (
-                SELECT
-                  1
-                FROM
-                  host_intel k
-                WHERE
-                  k.host_id = h.id
-                  AND k.out_of_scope
+              AND (
+                NOT EXISTS (
+                  SELECT
+                    1
+                  FROM
+                    scope_rules r
+                  WHERE
+                    r.domain_id = d.id
+                )
+                OR NOT EXISTS (
+                  SELECT
+                    1
+                  FROM
+                    host_intel k
+                  WHERE
+                    k.host_id = h.id
+                    AND k.out_of_scope
+                  OFFSET
+                    0
+                )
               )
             ORDER BY
               h.host

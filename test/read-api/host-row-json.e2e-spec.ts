@@ -67,6 +67,11 @@ describe('host rows: concatenated JSON is row_to_json, character for character',
          JOIN hosts h ON h.host = v.host`,
       [hostile],
     );
+    // The rule that set out.json.test out of scope: only a root with rules has hosts out of scope (ruledRoot).
+    await t.dataSource.query(
+      `INSERT INTO scope_rules (domain_id, kind, pattern, regex) VALUES ($1, 'host', 'out.json.test', '^out\\.json\\.test$')`,
+      [domainId],
+    );
   });
   afterAll(() => t.close());
 

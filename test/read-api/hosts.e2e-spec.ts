@@ -55,6 +55,17 @@ describe('hosts: per-domain lists, the new-host feed and search', () => {
       expect(res.body.data.find((h: { host: string }) => h.host === 'old.acme.com').sources).toEqual([]);
     });
 
+    it('shows every host of a root without exclusion rules in scope, and none with scope=out', async () => {
+      const all = await t.get('/domains/acme.com/subdomains?scope=all', auth);
+      expect(all.body.data.map((h: { in_scope: boolean }) => h.in_scope)).toEqual(ACME_NEWEST_FIRST.map(() => true));
+      const out = await t.get('/domains/acme.com/subdomains?scope=out', auth);
+      expect([out.status, out.body.data, out.body.meta.total]).toEqual([200, [], 0]);
+      const bulk = await t.get('/platforms/hackerone/subdomains?active=false&scope=out', auth);
+      expect([bulk.status, bulk.body.data]).toEqual([200, []]);
+      const inScope = await t.get('/platforms/hackerone/subdomains?active=false', auth);
+      expect(hostsOf(inScope.body).sort()).toEqual([...ACME_NEWEST_FIRST].sort());
+    });
+
     it('filters new (first seen in the last 24 hours), active and inactive', async () => {
       const fresh = (await t.get('/domains/acme.com/subdomains?filter=new', auth)).body;
       expect(hostsOf(fresh)).toEqual(['new1.acme.com', 'new2.acme.com']);

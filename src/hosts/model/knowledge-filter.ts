@@ -42,6 +42,34 @@ export function outOfScopeConditions(scope: ScopeMode | undefined, hostId: strin
   return scope === 'in' ? [`NOT EXISTS (SELECT 1 ${flagged} OFFSET 0)`] : [];
 }
 
+/**
+ * Whether root domain `d` (a domains row) has an exclusion rule (scope_rules_domain_idx). Only such a root has hosts
+ * out of scope: a rule's hosts are set out of scope in the transaction that adds the rule or the host
+ * (applyScopeRules, upsertSeenHosts), and removing a root's last rule moves them back; the domain counters rely on
+ * it too. A statement that reads each host's root can so leave the hosts of a root without rules unchecked.
+ */
+export const ruledRoot = (d = 'd') => `EXISTS (SELECT 1 FROM scope_rules r WHERE r.domain_id = ${d}.id)`;
+
+/**
+ * The conditions of a scope mode on root domains `d` and on their hosts `h`, for a statement that walks root after
+ * root (see ruledRoot): in scope, a host is looked up in host_intel only where its root has rules (the root's check
+ * names no column of `h`, so PostgreSQL reads it once per root); out of scope, only the roots with rules are walked.
+ * On the platform walk, 1,001 rows of hackerone without a rule on any of its roots took PostgreSQL 1.5 ms against
+ * 2.6 with a probe of host_intel_hidden_idx per host (1M hosts, prepared, median of 30).
+ */
+export function rootScopeConditions(
+  scope: ScopeMode | undefined,
+  h = 'h',
+  d = 'd',
+): { roots: string[]; hosts: string[] } {
+  const out = (probe = '') =>
+    `EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.out_of_scope${probe})`;
+  // In scope, a probe per host of a root with rules (OFFSET 0): a page's cost, where the hash PostgreSQL may build
+  // instead reads every host out of scope of every root.
+  if (scope === 'in') return { roots: [], hosts: [`(NOT ${ruledRoot(d)} OR NOT ${out(' OFFSET 0')})`] };
+  return scope === 'out' ? { roots: [ruledRoot(d)], hosts: [out()] } : { roots: [], hosts: [] };
+}
+
 /** The condition of a wildcard mode alone (see hiddenConditions). */
 export const wildcardConditions = (mode: WildcardMode | undefined, h = 'h') => hiddenConditions(mode, undefined, h);
 
