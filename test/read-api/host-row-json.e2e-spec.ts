@@ -135,7 +135,7 @@ describe('host rows: concatenated JSON is row_to_json, character for character',
         const asked = statement(fields, { ...everything, scope });
         const found = await bothWays(asked);
         for (const r of found) expect(r.json).toEqual(r.rowToJson);
-        // The same rows written in Node (the feeds' and the platform walk's pages, and any with fields).
+        // The same rows written in Node (nodePage: a domain's feed with fields; any list could be).
         const page = await nodePage(t.dataSource, asked, 50);
         expect(String(page.json)).toBe(`[${found.map((r) => r.rowToJson).join(',')}]`);
         compared += found.length;

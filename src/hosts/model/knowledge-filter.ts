@@ -23,8 +23,8 @@ export function hiddenConditions(wildcard: WildcardMode | undefined, scope: Scop
     const hidden = scope === 'in' ? 'k.wildcard OR k.out_of_scope' : 'k.wildcard';
     where.push(`NOT EXISTS (SELECT 1 ${flagged(hidden)} OFFSET 0)`);
   } else if (scope === 'in') {
-    // Lists, search and the bulk feed show wildcard hosts and may walk far (deep offsets, common terms, pages of
-    // 10,000): an anti-join, which reads the out-of-scope hosts once a statement from the same small index into a
+    // Lists and search show wildcard hosts and may walk far (deep offsets, common terms; the bulk feed checks by
+    // root instead, rootScopeConditions): an anti-join, which reads the out-of-scope hosts once a statement from the same small index into a
     // hash (a probe per row tripled a common search at offset 2,000 on 1M hosts, 6 → 19 ms), and which the
     // planner knows to pass nearly every host (a hashed NOT IN it took to pass half, and read a platform whole).
     where.push(`NOT EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.out_of_scope)`);
