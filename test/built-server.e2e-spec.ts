@@ -6,6 +6,10 @@ import { createTestDatabase } from './fixtures/test-database.js';
 import { waitFor } from './fixtures/wait.js';
 import { fetchStatus } from './fixtures/http.js';
 
+const LIBRARY_WARNING = `data:text/javascript,${encodeURIComponent(
+  `process.on('SIGUSR2', () => console.warn('[Cron] Missed execution deadline by %dms for job %o', 1503, 'scan-worker'))`,
+)}`;
+
 /** The service as `npm start` runs it: the compiled dist/main.js in its own Node process. */
 describe('the built service', () => {
   let server: BuiltServer;
@@ -14,7 +18,8 @@ describe('the built service', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'sm-built-'));
-    const env: Record<string, string> = { DATA_DIR: dataDir };
+    // SIGUSR2 makes the process write as a library does: cron's warning of a tick the process was too busy to make.
+    const env: Record<string, string> = { DATA_DIR: dataDir, NODE_OPTIONS: `--import=${LIBRARY_WARNING}` };
     if (process.env.TEST_DATABASE_URL) {
       const db = await createTestDatabase();
       env.DATABASE_URL = db.url as string;
@@ -89,6 +94,15 @@ describe('the built service', () => {
     await fetchStatus(`${server.baseUrl}/api/v1/`, { headers: { 'X-Request-Id': 'after-probe' } });
     await waitForLine(server, (l) => l.reqId === 'after-probe');
     expect(server.output()).not.toContain('probe-1'); // LOG_LEVEL=info
+  });
+
+  it("writes a library's console lines as JSON lines too", async () => {
+    server.process.kill('SIGUSR2');
+    const line = await waitForLine(server, (l) => l.context === 'Console');
+    expect(line).toMatchObject({
+      level: 'warn',
+      msg: "[Cron] Missed execution deadline by 1503ms for job 'scan-worker'",
+    });
   });
 
   it('logs JSON lines and stops cleanly on SIGTERM', async () => {

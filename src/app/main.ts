@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { ConfigError, loadEnvironment } from '../config/environment.js';
 import { Shutdown } from '../common/shutdown.js';
 import { createApp, drainHttp } from './create-app.js';
+import { routeConsole } from '../common/logging/logging.js';
 import { EmbeddedDatabaseError } from '../database/embedded-database.js';
 import { openDatabase } from '../database/database.js';
 
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(env, 'own');
   const app = await createApp(env, database.target);
   const logger = new Logger('Main'); // the app's pino logger, once createApp has installed it
+  routeConsole(new Logger('Console'));
   await app.listen(env.PORT, env.HOST);
   logger.log(`Subdomain Monitor listening on ${await app.getUrl()} (database: ${database.target.kind})`);
 

@@ -1,3 +1,5 @@
+import { format } from 'node:util';
+import type { LoggerService } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Params } from 'nestjs-pino';
 import { type Level, type Logger, pino, stdTimeFunctions } from 'pino';
@@ -74,4 +76,21 @@ export function logRequests(fastify: FastifyInstance, logger: Logger): void {
     logRequest(logger, request, reply);
     done();
   });
+}
+
+/**
+ * Lines a library writes with console.* (cron's "missed execution" warning when the event loop was busy, for one)
+ * go through the app's logger too, so that every line on stdout stays one JSON object. Only the service's own
+ * process does this; the CLI keeps its console.
+ */
+export function routeConsole(logger: LoggerService): void {
+  const to =
+    (write: (line: string) => unknown) =>
+    (...args: unknown[]): void => {
+      write(format(...args));
+    };
+  console.log = console.info = to((line) => logger.log(line));
+  console.warn = to((line) => logger.warn(line));
+  console.error = to((line) => logger.error(line));
+  console.debug = to((line) => logger.debug?.(line));
 }
