@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HostStore } from '../src/hosts/store/host-store.js';
 import { seedDomain } from './fixtures/data.js';
 import { LoopbackDns } from './fixtures/dns-server.js';
 import { SseClient } from './fixtures/sse.js';
@@ -100,5 +101,18 @@ describe('wildcard zones', () => {
     await tickUntilIdle(t);
     const again = (await t.get('/events?domain=wild.test&type=wildcard_detected', auth)).body.data as Event[];
     expect(again).toHaveLength(1);
+
+    // The CT logs name one of the echoes: found by more than guesses, it is a host like any other from then on.
+    const [{ id }] = await t.dataSource.query<{ id: number }[]>(`SELECT id FROM domains WHERE domain = 'wild.test'`);
+    await t.app
+      .get(HostStore)
+      .transaction((w) => w.seen(id, `SELECT $2::text AS host, 1::smallint AS sources`, ['api.dev.wild.test']));
+    expect(await list('wildcard=only')).toEqual([['x.dev.wild.test', true]]);
+    const named = ['api.dev.wild.test', 'mail.dev.wild.test', 'www.wild.test'];
+    expect(await feed('/subdomains/new')).toEqual(named);
+    expect(await feed('/domains/wild.test/subdomains/new')).toEqual(named);
+    expect(await feed('/platforms/hackerone/subdomains/new')).toEqual(named);
+    const row = (await t.get('/hosts/api.dev.wild.test', auth)).body.data as { sources: string[]; wildcard: boolean };
+    expect(row).toMatchObject({ sources: ['ct', 'dns'], wildcard: false });
   });
 });

@@ -35,6 +35,7 @@ import { SourceDays1766700000000 } from '../../migrations/1766700000000-SourceDa
 import { HostKeyCarriesRow1766800000000 } from '../../migrations/1766800000000-HostKeyCarriesRow.js';
 import { HostSourcesJson1766900000000 } from '../../migrations/1766900000000-HostSourcesJson.js';
 import { ScopeRulesByRoot1767000000000 } from '../../migrations/1767000000000-ScopeRulesByRoot.js';
+import { WildcardOnlyGuessed1767100000000 } from '../../migrations/1767100000000-WildcardOnlyGuessed.js';
 
 export const MIGRATIONS = [
   InitialSchema1763700000000,
@@ -71,6 +72,7 @@ export const MIGRATIONS = [
   HostKeyCarriesRow1766800000000,
   HostSourcesJson1766900000000,
   ScopeRulesByRoot1767000000000,
+  WildcardOnlyGuessed1767100000000,
 ];
 
 // Any constant works; it only has to be the same in every process of this service.

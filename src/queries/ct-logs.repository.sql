@@ -101,7 +101,20 @@ WITH
     RETURNING
       h.id,
       h.domain_id,
-      e.is_active AS was_active
+      e.is_active AS was_active,
+      h.sources
+  ),
+  named AS (
+    -- A host that a source reading names somewhere has found is no wildcard echo (guessedOnly).
+    UPDATE host_intel k
+    SET
+      wildcard = NULL
+    FROM
+      touched t
+    WHERE
+      k.host_id = t.id
+      AND k.wildcard
+      AND NOT (t.sources | 20) = 20
   ),
   back AS (
     INSERT INTO

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { rows } from '../../database/sql.js';
 import type { DnsAnswer } from '../model/dns-answer.js';
-import { SOURCE_BITS } from '../model/host-sources.js';
+import { guessedOnly } from '../model/host-sources.js';
 import type { Takeover } from '../model/knowledge.js';
 
 /** A host's answer as the liveness phase hands it over. */
@@ -13,9 +13,6 @@ export interface HostAnswer extends DnsAnswer {
 export interface ClassifiedAnswer extends HostAnswer {
   takeover: Takeover | null;
 }
-
-/** The sources that guess names rather than read them somewhere: a host only they found may be a wildcard's echo. */
-const GUESSED = SOURCE_BITS.dns | SOURCE_BITS.permute;
 
 /** The zone of a host name in SQL: the name without its first label (see zoneOf). */
 const zoneSql = (host: string) => `substr(${host}, strpos(${host}, '.') + 1)`;
@@ -43,7 +40,7 @@ export async function recordAnswers(m: EntityManager, domainId: number, input: C
               nullif(i.a, '{}') AS a, nullif(i.aaaa, '{}') AS aaaa, nullif(i.cname, '{}') AS cname, i.takeover,
               -- Only guesses found it (brute force, permutations), and it resolves to nothing but its zone's
               -- wildcard answers.
-              coalesce((h.sources | ${GUESSED}) = ${GUESSED} AND cardinality(i.a || i.aaaa) > 0
+              coalesce(${guessedOnly('h.sources')} AND cardinality(i.a || i.aaaa) > 0
                        AND (i.a || i.aaaa) <@ (SELECT w.answers FROM wildcard_zones w
                                                 WHERE w.domain_id = $1 AND w.zone = ${zoneSql('h.host')}
                                                   AND cardinality(w.answers) > 0), false) AS wildcard

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { rows } from '../../database/sql.js';
+import { guessedOnly } from '../model/host-sources.js';
 
 export interface HostCounts {
   newCount: number;
@@ -23,9 +24,10 @@ export interface DomainHostCounts extends HostCounts {
  * Marks hosts seen now, for any number of domains in one statement: existing ones get last_seen_at, become active
  * again and gain the bits of the sources that found them now, the others are added with first_seen_at = now
  * (hosts_domain_host_key) and counted in the rollups; a new one that an exclusion rule of its domain names is out
- * of scope. `source` is a query yielding `domain_id`, `host` and `sources` (SOURCE_BITS) from `params`. Returns
- * the domains that gained or got back a host. Reached only through HostWriter, inside a HostStore transaction,
- * which has taken its id first.
+ * of scope, and a known one that a source other than guesses now names is no longer a wildcard echo (guessedOnly).
+ * `source` is a query yielding `domain_id`, `host` and `sources` (SOURCE_BITS) from `params`. Returns the domains
+ * that gained or got back a host. Reached only through HostWriter, inside a HostStore transaction, which has taken
+ * its id first.
  */
 export async function upsertSeenHosts(
   m: EntityManager,
@@ -41,7 +43,11 @@ export async function upsertSeenHosts(
      ), touched AS (
        UPDATE hosts h SET last_seen_at = now(), is_active = true, sources = h.sources | e.sources
          FROM existing e WHERE h.id = e.id
-       RETURNING h.id, h.domain_id, e.is_active AS was_active
+       RETURNING h.id, h.domain_id, e.is_active AS was_active, h.sources
+     ), named AS (
+       -- A host that a source reading names somewhere has found is no wildcard echo (guessedOnly).
+       UPDATE host_intel k SET wildcard = NULL FROM touched t
+        WHERE k.host_id = t.id AND k.wildcard AND NOT ${guessedOnly('t.sources')}
      ), back AS (
        INSERT INTO host_events (type, host_id, domain_id)
        SELECT 'host_back', id, domain_id FROM touched WHERE NOT was_active
