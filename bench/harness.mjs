@@ -172,8 +172,9 @@ export async function createBenchDatabase(
  * with an AAAA too), 20 % do not, 10 % are aliases (a chain of one or two names), one in 300 of them dangling onto a
  * service that lets others claim the name (a takeover candidate); 60 % of the resolving ones answer HTTPS with a
  * status, a title, a Server header and a certificate (a sixth of them after a redirect), the others nothing. With
- * `hidden`, half a percent are wildcard echoes and one percent out of scope, which the feeds hide (5,000 and 10,000
- * of 1M): a tenth of the hosts of every tenth root, which gets an exclusion rule (naming none of its hosts: the
+ * `hidden`, half a percent are wildcard echoes (a fortieth of the fifth that seed-demo has found by guesses alone,
+ * as only such a host can be one: guessedOnly in src/hosts/model/host-sources.ts) and one percent out of scope,
+ * which the feeds hide (about 5,000 and 10,000 of 1M): a tenth of the hosts of every tenth root, which gets an exclusion rule (naming none of its hosts: the
  * flags stand for what it excluded), as only a root with rules has hosts out of scope. Without, no root has rules. Empty sets, an unmoved final URL and unset flags are NULL, as the service keeps them. It replaces what
  * seed-demo wrote, whose rows lie in the order of the hosts' ids: these are written in the order the hosts were
  * first seen, as the service writes them (a host is resolved as it is found), where the seed's hosts lie in random
@@ -210,8 +211,8 @@ export async function fillHostIntel(ds, { hidden = false } = {}) {
            CASE WHEN listens THEN 'C=US, O=Let''s Encrypt, CN=R11' END,
            CASE WHEN listens THEN now() + interval '60 days' END,
            CASE WHEN resolves THEN now() END,
-           ${hidden ? 'nullif(id % 200 = 3, false), nullif(domain_id % 10 = 0 AND id % 10 = 7, false)' : 'NULL, NULL'}
-      FROM (SELECT id, domain_id, id % 10 < 7 OR id % 10 = 9 AS resolves,
+           ${hidden ? 'nullif(guessed AND id % 40 = 3, false), nullif(domain_id % 10 = 0 AND id % 10 = 7, false)' : 'NULL, NULL'}
+      FROM (SELECT id, domain_id, (sources | 20) = 20 AS guessed, id % 10 < 7 OR id % 10 = 9 AS resolves,
                    (id % 10 < 7 OR id % 10 = 9) AND id % 10 < 6 AS listens, first_seen_at FROM hosts) x
      ORDER BY first_seen_at, id`);
     // Only a root with an exclusion rule has hosts out of scope (ruledRoot in src/hosts/model/knowledge-filter.ts).

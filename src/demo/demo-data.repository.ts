@@ -120,7 +120,7 @@ export class DemoDataRepository {
   /**
    * Hosts from..to (1-based) spread over the domains (a few large programs, many small ones) and over `days`
    * days before ref, newest days densest (age = days × u²); about 8 % inactive; each with the sources a real
-   * host has, most of them crt.sh and the CT logs.
+   * host has: most of them crt.sh and the CT logs, a fifth guesses alone (DNS brute force, permutations).
    */
   @GenerateSql({ params: ['demo', 1, 20, 30, '2026-01-01T00:00:00.000000Z'] })
   insertHosts(seed: string, from: number, to: number, days: number, ref: string): Promise<number> {
@@ -140,8 +140,9 @@ export class DemoDataRepository {
               CASE WHEN g.alive > 0.08 THEN $5::timestamptz - interval '1 minute'
                    ELSE $5::timestamptz - make_interval(secs => greatest(1, (power(g.age, 2) * $4 * 86400 / 2)::int)) END,
               g.alive > 0.08,
-              -- found by crt.sh, by crt.sh and the CT logs, by the CT logs alone, by DNS and crt.sh
-              (ARRAY[2, 3, 3, 1, 6])[1 + floor(${U('s', 'i')} * 5)::int]::smallint
+              -- found by crt.sh, by crt.sh and the CT logs, by the CT logs alone, by DNS and crt.sh; by DNS brute
+              -- force alone, by permutations alone
+              (ARRAY[2, 3, 3, 3, 1, 1, 6, 6, 4, 16])[1 + floor(${U('s', 'i')} * 10)::int]::smallint
          FROM gen g JOIN ds ON ds.k = g.k
        ON CONFLICT (domain_id, host) DO NOTHING`,
         [seed, from, to, days, ref],

@@ -6,6 +6,7 @@ import {
   knowledgeConditions,
   onlyHides,
   rootScopeConditions,
+  ruledRoot,
   type ScopeMode,
 } from './model/knowledge-filter.js';
 import { containsPattern, customPlanOnly, isoSql, pageWithCount, Params, type Statement } from '../database/sql.js';
@@ -35,8 +36,8 @@ export interface NewFeedOptions {
 }
 
 /** The feeds' knowledge conditions: wildcard hosts out unless the filter says otherwise. */
-const feedConditions = (q: Params, knowledge: KnowledgeFilter | undefined) =>
-  knowledgeConditions(q, { wildcard: 'exclude', ...knowledge });
+const feedConditions = (q: Params, knowledge: KnowledgeFilter | undefined, ruled?: string) =>
+  knowledgeConditions(q, { wildcard: 'exclude', ...knowledge }, 'h', ruled);
 
 export interface PlatformPageOptions {
   platform: string;
@@ -76,17 +77,17 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
   let domain = 'd';
   let where: string[];
   if (opts.platform && onlyHides(opts.knowledge)) {
-    from = `(SELECT h.id, h.host, h.first_seen_at, h.sources, ph.domain
+    from = `(SELECT h.id, h.host, h.first_seen_at, h.sources, ph.domain, ph.ruled
                FROM hosts h
-                    CROSS JOIN LATERAL (SELECT d.domain FROM domains d
+                    CROSS JOIN LATERAL (SELECT d.domain, ${ruledRoot()} AS ruled FROM domains d
                                          WHERE d.id = h.domain_id AND d.platform_slug = ${q.p(opts.platform)}
                                         OFFSET 0) ph
               WHERE ${walk.join(' AND ')}
               ORDER BY h.first_seen_at DESC, h.id DESC
              OFFSET 0) h`;
     domain = 'h';
-    // None with wildcard=include&scope=all: the walk is the subquery's.
-    where = feedConditions(q, opts.knowledge);
+    // None with wildcard=include&scope=all: the walk is the subquery's. Whether a root has rules is read with it.
+    where = feedConditions(q, opts.knowledge, 'h.ruled');
   } else {
     if (opts.platform) walk.push(`d.platform_slug = ${q.p(opts.platform)}`);
     where = [...walk, ...feedConditions(q, opts.knowledge)];

@@ -272,9 +272,10 @@ SELECT
     ELSE $5::timestamptz - make_interval(secs => greatest(1, (power(g.age, 2) * $4 * 86400 / 2)::int))
   END,
   g.alive > 0.08,
-  -- found by crt.sh, by crt.sh and the CT logs, by the CT logs alone, by DNS and crt.sh
-  (ARRAY[2, 3, 3, 1, 6]) [
-    1 + floor(((hashint8extended (i, hashtext ($1 || ':s')) & 4294967295)::float8 / 4294967296.0) * 5)::int
+  -- found by crt.sh, by crt.sh and the CT logs, by the CT logs alone, by DNS and crt.sh; by DNS brute
+  -- force alone, by permutations alone
+  (ARRAY[2, 3, 3, 3, 1, 1, 6, 6, 4, 16]) [
+    1 + floor(((hashint8extended (i, hashtext ($1 || ':s')) & 4294967295)::float8 / 4294967296.0) * 10)::int
   ]::smallint
 FROM
   gen g

@@ -706,12 +706,21 @@ FROM
               h.host,
               h.first_seen_at,
               h.sources,
-              ph.domain
+              ph.domain,
+              ph.ruled
             FROM
               hosts h
               CROSS JOIN LATERAL (
                 SELECT
-                  d.domain
+                  d.domain,
+                  EXISTS (
+                    SELECT
+                      1
+                    FROM
+                      scope_rules r
+                    WHERE
+                      r.domain_id = d.id
+                  ) AS ruled
                 FROM
                   domains d
                 WHERE
@@ -730,19 +739,25 @@ FROM
               0
           ) h
         WHERE
-          NOT EXISTS (
-            SELECT
-              1
-            FROM
-              host_intel k
-            WHERE
-              k.host_id = h.id
-              AND (
-                k.wildcard
-                OR k.out_of_scope
-              )
-            OFFSET
-              0
+          (
+            NOT (
+              (h.sources | 20) = 20
+              OR h.ruled
+            )
+            OR NOT EXISTS (
+              SELECT
+                1
+              FROM
+                host_intel k
+              WHERE
+                k.host_id = h.id
+                AND (
+                  k.wildcard
+                  OR k.out_of_scope
+                )
+              OFFSET
+                0
+            )
           )
         ORDER BY
           h.first_seen_at DESC,
@@ -788,16 +803,19 @@ FROM
           JOIN domains d ON d.id = h.domain_id
         WHERE
           h.first_seen_at >= $1::timestamptz
-          AND NOT EXISTS (
-            SELECT
-              1
-            FROM
-              host_intel k
-            WHERE
-              k.host_id = h.id
-              AND (k.wildcard)
-            OFFSET
-              0
+          AND (
+            NOT ((h.sources | 20) = 20)
+            OR NOT EXISTS (
+              SELECT
+                1
+              FROM
+                host_intel k
+              WHERE
+                k.host_id = h.id
+                AND (k.wildcard)
+              OFFSET
+                0
+            )
           )
           AND EXISTS (
             SELECT
@@ -1168,13 +1186,15 @@ FROM
             WHERE
               h.domain_id = d.id
               AND (
-                NOT EXISTS (
-                  SELECT
-                    1
-                  FROM
-                    scope_rules r
-                  WHERE
-                    r.domain_id = d.id
+                NOT (
+                  EXISTS (
+                    SELECT
+                      1
+                    FROM
+                      scope_rules r
+                    WHERE
+                      r.domain_id = d.id
+                  )
                 )
                 OR NOT EXISTS (
                   SELECT
@@ -1183,7 +1203,7 @@ FROM
                     host_intel k
                   WHERE
                     k.host_id = h.id
-                    AND k.out_of_scope
+                    AND (k.out_of_scope)
                   OFFSET
                     0
                 )
@@ -1294,13 +1314,15 @@ FROM
               END
               AND h.is_active
               AND (
-                NOT EXISTS (
-                  SELECT
-                    1
-                  FROM
-                    scope_rules r
-                  WHERE
-                    r.domain_id = d.id
+                NOT (
+                  EXISTS (
+                    SELECT
+                      1
+                    FROM
+                      scope_rules r
+                    WHERE
+                      r.domain_id = d.id
+                  )
                 )
                 OR NOT EXISTS (
                   SELECT
@@ -1309,7 +1331,7 @@ FROM
                     host_intel k
                   WHERE
                     k.host_id = h.id
-                    AND k.out_of_scope
+                    AND (k.out_of_scope)
                   OFFSET
                     0
                 )

@@ -15,11 +15,16 @@ import {
 } from './knowledge-filter.js';
 
 /**
- * What each host is known as: its row of host_intel (none for host 10, never resolved nor probed). The conditions
- * run on an embedded PostgreSQL holding only the columns they read, as the migrations define them.
+ * What each host is known as: its row of host_intel (none for host 10, never resolved nor probed), the sources that
+ * found it (SOURCE_BITS; 1, the CT logs, unless given) and whether its root has exclusion rules. The conditions run
+ * on an embedded PostgreSQL holding only the columns they read, as the migrations define them. As the store keeps
+ * them, wildcard echoes are hosts guesses alone found (7: permutations, 9: DNS brute force) and hosts out of scope
+ * are of roots with rules; STALE holds two that are not so.
  */
 interface Known {
   id: number;
+  sources?: number;
+  ruled?: boolean;
   dns?: string;
   http?: number;
   cname?: string[];
@@ -29,16 +34,21 @@ interface Known {
   out?: boolean | null;
 }
 const HOSTS: Known[] = [
-  { id: 1, dns: 'resolved', http: 200, wildcard: null, out: null },
-  { id: 2, dns: 'resolved', http: 404, cname: ['origin.azurewebsites.net'], wildcard: false, out: false },
+  { id: 1, dns: 'resolved', http: 200, wildcard: null, out: null, ruled: true },
+  { id: 2, dns: 'resolved', http: 404, cname: ['origin.azurewebsites.net'], wildcard: false, out: false, sources: 4 },
   { id: 3, dns: 'nxdomain', cname: ['evilazurewebsites.net'] },
   { id: 4, dns: 'servfail', cname: ['shop.example.org', 'azurewebsites.net'] },
   { id: 5, dns: 'nxdomain', dnsTakeover: { service: 'github-pages' } },
   { id: 6, dns: 'resolved', http: 404, httpTakeover: { service: 'heroku' } },
-  { id: 7, dns: 'resolved', wildcard: true },
-  { id: 8, dns: 'resolved', out: true },
-  { id: 9, dns: 'resolved', wildcard: true, out: true },
+  { id: 7, dns: 'resolved', wildcard: true, sources: 16 },
+  { id: 8, dns: 'resolved', out: true, ruled: true },
+  { id: 9, dns: 'resolved', wildcard: true, out: true, sources: 4, ruled: true },
   { id: 10 },
+];
+/** A flag the CT logs' later find of host 11 would have cleared, and host 12 out of scope in a root without rules. */
+const STALE: Known[] = [
+  { id: 11, dns: 'resolved', wildcard: true, sources: 17 },
+  { id: 12, dns: 'resolved', out: true, ruled: false },
 ];
 const ALL = HOSTS.map((h) => h.id);
 const isWildcard = (id: number) => HOSTS.find((h) => h.id === id)?.wildcard === true;
@@ -49,17 +59,23 @@ let db: PGlite;
 beforeAll(async () => {
   db = new PGlite();
   await db.exec(`
-    CREATE TABLE hosts (id bigint PRIMARY KEY);
+    CREATE TABLE hosts (id bigint PRIMARY KEY, sources smallint NOT NULL, ruled boolean NOT NULL);
+    CREATE TABLE stale_hosts (LIKE hosts);
     CREATE TABLE host_intel (
-      host_id bigint PRIMARY KEY REFERENCES hosts (id),
+      host_id bigint PRIMARY KEY,
       dns_status text, cname text[], dns_takeover jsonb, http_status integer, http_takeover jsonb,
       wildcard boolean, out_of_scope boolean
     );
     CREATE TABLE events (id bigint PRIMARY KEY, host_id bigint REFERENCES hosts (id));
   `);
-  for (const h of HOSTS) {
-    await db.query('INSERT INTO hosts VALUES ($1)', [h.id]);
-    await db.query('INSERT INTO events VALUES ($1, $2)', [100 + h.id, h.id]);
+  for (const h of [...HOSTS, ...STALE]) {
+    const stale = STALE.includes(h);
+    await db.query(`INSERT INTO ${stale ? 'stale_hosts' : 'hosts'} VALUES ($1, $2, $3)`, [
+      h.id,
+      h.sources ?? 1,
+      h.ruled ?? false,
+    ]);
+    if (!stale) await db.query('INSERT INTO events VALUES ($1, $2)', [100 + h.id, h.id]);
     if (h.dns === undefined) continue;
     await db.query('INSERT INTO host_intel VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
       h.id,
@@ -78,9 +94,9 @@ afterAll(async () => {
   await db.close();
 });
 
-/** The hosts (aliased `alias`) that pass the conditions, in id order. */
-async function passing(where: string[], params: unknown[] = [], alias = 'h'): Promise<number[]> {
-  const sql = `SELECT ${alias}.id::int AS id FROM hosts ${alias} WHERE ${where.join(' AND ') || 'true'} ORDER BY 1`;
+/** The hosts (aliased `alias`) of `table` that pass the conditions, in id order. */
+async function passing(where: string[], params: unknown[] = [], alias = 'h', table = 'hosts'): Promise<number[]> {
+  const sql = `SELECT ${alias}.id::int AS id FROM ${table} ${alias} WHERE ${where.join(' AND ') || 'true'} ORDER BY 1`;
   const { rows } = await db.query<{ id: number }>(sql, params);
   return rows.map((r) => r.id);
 }
@@ -105,6 +121,20 @@ describe('hiddenConditions: wildcard and scope modes', () => {
       return byWildcard && byScope;
     };
     expect(await passing(hiddenConditions(wildcard, scope))).toEqual(ALL.filter(keeps));
+    // Told whether each host's root has rules, the same hosts.
+    expect(await passing(hiddenConditions(wildcard, scope, 'h', 'h.ruled'))).toEqual(ALL.filter(keeps));
+  });
+
+  it('looks the flags up only where they can be: on hosts guesses alone found, and where told, of roots with rules', async () => {
+    const stale = (...args: Parameters<typeof hiddenConditions>) =>
+      passing(hiddenConditions(...args), [], 'h', 'stale_hosts');
+    expect(await stale('only', 'all')).toEqual([11]);
+    expect(await stale('exclude', 'all')).toEqual([11, 12]);
+    expect(await stale('exclude', 'in')).toEqual([]); // either may be hidden: both looked up
+    expect(await stale('exclude', 'in', 'h', 'h.ruled')).toEqual([11, 12]);
+    expect(await stale('include', 'in')).toEqual([11]);
+    expect(await stale('include', 'in', 'h', 'h.ruled')).toEqual([11, 12]);
+    expect(await stale(undefined, 'out', 'h', 'h.ruled')).toEqual([12]);
   });
 
   it('reads what the feeds hide by default: no wildcard host, nothing out of scope', async () => {

@@ -1,4 +1,5 @@
 import type { Params } from '../../database/sql.js';
+import { guessedOnly } from './host-sources.js';
 
 /**
  * Hosts that only guesses (brute force, permutations) found and that resolve to their zone's wildcard answers:
@@ -12,16 +13,30 @@ export type WildcardMode = (typeof WILDCARD_MODES)[number];
  * holds the few hosts that are wildcard echoes or out of scope. `only` and `out` are semi-joins from it. What the
  * feeds hide by default (wildcard exclude, scope in) is one check, row by row as a feed walks its index newest
  * first (OFFSET 0 keeps PostgreSQL from making it an anti-join): as a join, knowing those hosts few, the planner
- * read a domain's whole window and sorted it rather than stop at the page's limit.
+ * read a domain's whole window and sorted it rather than stop at the page's limit. The check runs only on hosts
+ * that may be hidden: wildcard echoes are hosts guesses alone found (guessedOnly), and where a statement reads each
+ * host's root, `ruled` (see ruledRoot) tells whether the root has hosts out of scope at all.
  */
-export function hiddenConditions(wildcard: WildcardMode | undefined, scope: ScopeMode | undefined, h = 'h'): string[] {
+export function hiddenConditions(
+  wildcard: WildcardMode | undefined,
+  scope: ScopeMode | undefined,
+  h = 'h',
+  ruled?: string,
+): string[] {
   const flagged = (flags: string) => `FROM host_intel k WHERE k.host_id = ${h}.id AND (${flags})`;
   const where: string[] = [];
   if (wildcard === 'only') where.push(`EXISTS (SELECT 1 ${flagged('k.wildcard')})`);
   if (scope === 'out') where.push(`EXISTS (SELECT 1 ${flagged('k.out_of_scope')})`);
+  const check = (flags: string, mayHide: string | undefined) => {
+    const hidden = `EXISTS (SELECT 1 ${flagged(flags)} OFFSET 0)`;
+    return mayHide ? `(NOT (${mayHide}) OR NOT ${hidden})` : `NOT ${hidden}`;
+  };
   if (wildcard === 'exclude') {
-    const hidden = scope === 'in' ? 'k.wildcard OR k.out_of_scope' : 'k.wildcard';
-    where.push(`NOT EXISTS (SELECT 1 ${flagged(hidden)} OFFSET 0)`);
+    const guessed = guessedOnly(`${h}.sources`);
+    if (scope !== 'in') where.push(check('k.wildcard', guessed));
+    else where.push(check('k.wildcard OR k.out_of_scope', ruled && `${guessed} OR ${ruled}`));
+  } else if (scope === 'in' && ruled) {
+    where.push(check('k.out_of_scope', ruled));
   } else if (scope === 'in') {
     // Lists and search show wildcard hosts and may walk far (deep offsets, common terms; the bulk feed checks by
     // root instead, rootScopeConditions): an anti-join, which reads the out-of-scope hosts once a statement from the same small index into a
@@ -62,12 +77,7 @@ export function rootScopeConditions(
   h = 'h',
   d = 'd',
 ): { roots: string[]; hosts: string[] } {
-  const out = (probe = '') =>
-    `EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.out_of_scope${probe})`;
-  // In scope, a probe per host of a root with rules (OFFSET 0): a page's cost, where the hash PostgreSQL may build
-  // instead reads every host out of scope of every root.
-  if (scope === 'in') return { roots: [], hosts: [`(NOT ${ruledRoot(d)} OR NOT ${out(' OFFSET 0')})`] };
-  return scope === 'out' ? { roots: [ruledRoot(d)], hosts: [out()] } : { roots: [], hosts: [] };
+  return { roots: scope === 'out' ? [ruledRoot(d)] : [], hosts: hiddenConditions(undefined, scope, h, ruledRoot(d)) };
 }
 
 /** The condition of a wildcard mode alone (see hiddenConditions). */
@@ -110,11 +120,11 @@ export const onlyHides = (f: KnowledgeFilter | undefined): boolean =>
 
 /**
  * The conditions of a knowledge filter on host rows aliased `h`, each a primary-key probe of host_intel per host
- * the statement reads.
+ * the statement reads (`ruled`: see hiddenConditions).
  */
-export function knowledgeConditions(q: Params, f: KnowledgeFilter | undefined, h = 'h'): string[] {
+export function knowledgeConditions(q: Params, f: KnowledgeFilter | undefined, h = 'h', ruled?: string): string[] {
   if (!f) return [];
-  const where: string[] = hiddenConditions(f.wildcard, f.scope, h);
+  const where: string[] = hiddenConditions(f.wildcard, f.scope, h, ruled);
   if (f.resolves !== undefined) {
     where.push(
       `${f.resolves ? '' : 'NOT '}EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.dns_status = 'resolved')`,
