@@ -225,7 +225,7 @@ const ROUTES = [
     pattern: /^\/api\/v1\/domains\/([a-z0-9.-]+)\/subdomains\/new$/,
     statements: (m) => [domainByName(m[1])],
     then: (_m, params, [[domain]]) => [
-      domainNewStatement(domain.id, sinceOf(params), int(params.get('limit'), 500, 2000), FEED_KNOWLEDGE),
+      domainNewStatement(domain, sinceOf(params), int(params.get('limit'), 500, 2000), FEED_KNOWLEDGE),
     ],
     body: (_key, _m, params, [data]) => ({
       data,

@@ -31,7 +31,7 @@ const floor = (where, params, limit, { read = false, domain = false } = {}) => (
 
 const cases = {
   "a domain's new hosts (the largest domain, 30 days, 500)": {
-    service: domainNewStatement(largest.id, since, 500),
+    service: domainNewStatement({ id: largest.id, hasScopeRules: false }, since, 500),
     page: floor('h.domain_id = $1 AND h.first_seen_at >= $2', [largest.id, since], 500),
     read: floor('h.domain_id = $1 AND h.first_seen_at >= $2', [largest.id, since], 500, { read: true }),
   },

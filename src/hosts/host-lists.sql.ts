@@ -6,7 +6,6 @@ import {
   knowledgeConditions,
   onlyHides,
   rootScopeConditions,
-  ruledRoot,
   type ScopeMode,
 } from './model/knowledge-filter.js';
 import { containsPattern, customPlanOnly, isoSql, pageWithCount, Params, type Statement } from '../database/sql.js';
@@ -36,8 +35,8 @@ export interface NewFeedOptions {
 }
 
 /** The feeds' knowledge conditions: wildcard hosts out unless the filter says otherwise. */
-const feedConditions = (q: Params, knowledge: KnowledgeFilter | undefined, ruled?: string) =>
-  knowledgeConditions(q, { wildcard: 'exclude', ...knowledge }, 'h', ruled);
+const feedConditions = (q: Params, knowledge: KnowledgeFilter | undefined) =>
+  knowledgeConditions(q, { wildcard: 'exclude', ...knowledge });
 
 export interface PlatformPageOptions {
   platform: string;
@@ -77,17 +76,17 @@ export function newFeedStatement(opts: NewFeedOptions): Statement {
   let domain = 'd';
   let where: string[];
   if (opts.platform && onlyHides(opts.knowledge)) {
-    from = `(SELECT h.id, h.host, h.first_seen_at, h.sources, ph.domain, ph.ruled
+    from = `(SELECT h.id, h.host, h.first_seen_at, h.sources, ph.domain
                FROM hosts h
-                    CROSS JOIN LATERAL (SELECT d.domain, ${ruledRoot()} AS ruled FROM domains d
+                    CROSS JOIN LATERAL (SELECT d.domain FROM domains d
                                          WHERE d.id = h.domain_id AND d.platform_slug = ${q.p(opts.platform)}
                                         OFFSET 0) ph
               WHERE ${walk.join(' AND ')}
               ORDER BY h.first_seen_at DESC, h.id DESC
              OFFSET 0) h`;
     domain = 'h';
-    // None with wildcard=include&scope=all: the walk is the subquery's. Whether a root has rules is read with it.
-    where = feedConditions(q, opts.knowledge, 'h.ruled');
+    // None with wildcard=include&scope=all: the walk is the subquery's.
+    where = feedConditions(q, opts.knowledge);
   } else {
     if (opts.platform) walk.push(`d.platform_slug = ${q.p(opts.platform)}`);
     where = [...walk, ...feedConditions(q, opts.knowledge)];
@@ -193,11 +192,7 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   if (opts.search) {
     where.push(`h.host LIKE ${q.p(containsPattern(opts.search.toLowerCase()))} ESCAPE '\\'`, customPlanOnly(q));
   }
-  // A root without exclusion rules has no host out of scope (ruledRoot): its lists check none of its hosts.
-  const scope = opts.knowledge?.scope;
-  const unruled = !opts.domain.hasScopeRules && scope !== undefined;
-  if (unruled && scope === 'out') where.push('false');
-  where.push(...knowledgeConditions(q, unruled ? { ...opts.knowledge, scope: undefined } : opts.knowledge));
+  where.push(...rootKnowledgeConditions(q, opts.domain, opts.knowledge));
   const statements = pageWithCount(q, {
     select: `h.id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at, h.is_active, ${sourcesSql()}`,
     from: 'hosts h',
@@ -222,9 +217,23 @@ export function domainHostsStatements(opts: DomainHostsOptions): { page: Stateme
   return statements;
 }
 
+/**
+ * The conditions of a knowledge filter on the hosts of one root domain: a root without exclusion rules has no host
+ * out of scope (ruledRoot), so none of its hosts is checked for it, and scope=out finds none.
+ */
+function rootKnowledgeConditions(
+  q: Params,
+  domain: Pick<TrackedDomain, 'hasScopeRules'>,
+  knowledge: KnowledgeFilter | undefined,
+): string[] {
+  const scope = knowledge?.scope;
+  if (domain.hasScopeRules || scope === undefined) return knowledgeConditions(q, knowledge);
+  return [...(scope === 'out' ? ['false'] : []), ...knowledgeConditions(q, { ...knowledge, scope: undefined })];
+}
+
 /** A domain's hosts first seen since a moment, newest first (hosts_domain_feed_idx). */
 export function domainNewStatement(
-  domainId: number,
+  domain: Pick<TrackedDomain, 'id' | 'hasScopeRules'>,
   since: string,
   limit: number,
   knowledge?: KnowledgeFilter,
@@ -232,9 +241,9 @@ export function domainNewStatement(
 ): Statement {
   const q = new Params();
   const where = [
-    `h.domain_id = ${q.p(domainId)}`,
+    `h.domain_id = ${q.p(domain.id)}`,
     `h.first_seen_at >= ${q.p(since)}::timestamptz`,
-    ...feedConditions(q, knowledge),
+    ...rootKnowledgeConditions(q, domain, { wildcard: 'exclude', ...knowledge }),
   ];
   const row: RowFields = { fields, scope: knowledge?.scope };
   const sql = `SELECT h.id::text AS id, h.host, ${isoSql('h.first_seen_at')} AS first_seen_at,

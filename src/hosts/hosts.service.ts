@@ -61,8 +61,8 @@ export class HostsService {
 
   async newForDomain(name: string, query: DomainNewHostsQuery) {
     const since = windowStart(query);
-    const { id } = await this.domains.requireTrackedToRead(name);
-    const page = await this.hosts.newForDomain(id, since, query.limit, filterOf(query), query.fields);
+    const domain = await this.domains.requireTrackedToRead(name);
+    const page = await this.hosts.newForDomain(domain, since, query.limit, filterOf(query), query.fields);
     return RenderedJson.envelope(page.json, { since, count: page.count, limit: query.limit });
   }
 

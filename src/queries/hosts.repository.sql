@@ -453,6 +453,54 @@ FROM
       ) p
   ) r;
 
+-- HostsRepository.newForDomain: a root without exclusion rules
+SELECT
+  string_agg(
+    '{"id":' || coalesce('"' || r.id || '"', 'null') || ',"host":' || coalesce(to_json(r.host)::text, 'null') || ',"first_seen_at":' || coalesce('"' || r.first_seen_at || '"', 'null') || ',"sources":' || coalesce(r.sources::text, 'null') || ',"in_scope":' || coalesce(r.in_scope::text, 'null') || '}',
+    E'\n'
+  ) AS lines
+FROM
+  (
+    SELECT
+      p.id,
+      p.host,
+      p.first_seen_at,
+      p.sources,
+      TRUE AS in_scope
+    FROM
+      (
+        SELECT
+          h.id::text AS id,
+          h.host,
+          to_char(h.first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS first_seen_at,
+          host_sources_json (h.sources) AS sources
+        FROM
+          hosts h
+        WHERE
+          h.domain_id = $1
+          AND h.first_seen_at >= $2::timestamptz
+          AND (
+            NOT ((h.sources | 20) = 20)
+            OR NOT EXISTS (
+              SELECT
+                1
+              FROM
+                host_intel k
+              WHERE
+                k.host_id = h.id
+                AND (k.wildcard)
+              OFFSET
+                0
+            )
+          )
+        ORDER BY
+          h.first_seen_at DESC,
+          h.id DESC
+        LIMIT
+          $3
+      ) p
+  ) r;
+
 -- HostsRepository.newForDomain: with addresses and title
 SELECT
   p.id,
@@ -706,21 +754,12 @@ FROM
               h.host,
               h.first_seen_at,
               h.sources,
-              ph.domain,
-              ph.ruled
+              ph.domain
             FROM
               hosts h
               CROSS JOIN LATERAL (
                 SELECT
-                  d.domain,
-                  EXISTS (
-                    SELECT
-                      1
-                    FROM
-                      scope_rules r
-                    WHERE
-                      r.domain_id = d.id
-                  ) AS ruled
+                  d.domain
                 FROM
                   domains d
                 WHERE
@@ -739,25 +778,19 @@ FROM
               0
           ) h
         WHERE
-          (
-            NOT (
-              (h.sources | 20) = 20
-              OR h.ruled
-            )
-            OR NOT EXISTS (
-              SELECT
-                1
-              FROM
-                host_intel k
-              WHERE
-                k.host_id = h.id
-                AND (
-                  k.wildcard
-                  OR k.out_of_scope
-                )
-              OFFSET
-                0
-            )
+          NOT EXISTS (
+            SELECT
+              1
+            FROM
+              host_intel k
+            WHERE
+              k.host_id = h.id
+              AND (
+                k.wildcard
+                OR k.out_of_scope
+              )
+            OFFSET
+              0
           )
         ORDER BY
           h.first_seen_at DESC,

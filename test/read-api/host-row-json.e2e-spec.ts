@@ -122,7 +122,7 @@ describe('host rows: concatenated JSON is row_to_json, character for character',
     ],
     [
       '/domains/{domain}/subdomains/new',
-      (fields, knowledge) => domainNewStatement(domainId, since, 50, knowledge, fields),
+      (fields, knowledge) => domainNewStatement({ id: domainId, hasScopeRules: true }, since, 50, knowledge, fields),
     ],
     ['/subdomains/search', (fields, knowledge) => searchStatement('json', 50, 0, knowledge, fields)],
   ];

@@ -120,11 +120,11 @@ export const onlyHides = (f: KnowledgeFilter | undefined): boolean =>
 
 /**
  * The conditions of a knowledge filter on host rows aliased `h`, each a primary-key probe of host_intel per host
- * the statement reads (`ruled`: see hiddenConditions).
+ * the statement reads.
  */
-export function knowledgeConditions(q: Params, f: KnowledgeFilter | undefined, h = 'h', ruled?: string): string[] {
+export function knowledgeConditions(q: Params, f: KnowledgeFilter | undefined, h = 'h'): string[] {
   if (!f) return [];
-  const where: string[] = hiddenConditions(f.wildcard, f.scope, h, ruled);
+  const where: string[] = hiddenConditions(f.wildcard, f.scope, h);
   if (f.resolves !== undefined) {
     where.push(
       `${f.resolves ? '' : 'NOT '}EXISTS (SELECT 1 FROM host_intel k WHERE k.host_id = ${h}.id AND k.dns_status = 'resolved')`,
