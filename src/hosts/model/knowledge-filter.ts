@@ -36,6 +36,8 @@ export function hiddenConditions(
     if (scope !== 'in') where.push(check('k.wildcard', guessed));
     else where.push(check('k.wildcard OR k.out_of_scope', ruled && `${guessed} OR ${ruled}`));
   } else if (scope === 'in' && ruled) {
+    // A probe per host of a root with rules (the platform walk): a page's cost, where the hash PostgreSQL may build
+    // instead reads every host out of scope of every root.
     where.push(check('k.out_of_scope', ruled));
   } else if (scope === 'in') {
     // Lists and search show wildcard hosts and may walk far (deep offsets, common terms; the bulk feed checks by
