@@ -51,7 +51,8 @@ const INDEXES = [
   'CREATE INDEX IF NOT EXISTS floor_host_intel_hidden_idx ON host_intel (host_id) WHERE wildcard OR out_of_scope',
 ];
 
-const SOURCES = ['ct', 'crtsh', 'dns', 'command'];
+// The sources in the order of their bits (SOURCE_BITS in src/hosts/model/host-sources.ts).
+const SOURCES = ['ct', 'crtsh', 'dns', 'command', 'permute'];
 const sourcesOf = (bits) => SOURCES.filter((_, i) => bits & (1 << i));
 
 // What a host row carries on request (fields=, a comma list, each name once in the order first named): its key after
